@@ -1,0 +1,6 @@
+"""In-process policies: observation in, action out. Sample bots serve these over gRPC."""
+
+from .base import Policy
+from .random_policy import RandomPolicy
+
+__all__ = ["Policy", "RandomPolicy"]

@@ -1,0 +1,19 @@
+"""The console script runs and rejects bad options with a clear message."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.cli import main
+
+
+def test_selfplay_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--games", "2", "--players", "3", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("game ") == 2
+    assert "wins per seat" in out
+
+
+def test_selfplay_rejects_six_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--players", "6"]) == 2
+    assert "2 to 5 players" in capsys.readouterr().err
