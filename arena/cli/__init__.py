@@ -7,9 +7,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import selfplay
+from . import checkbot, match_cmd, replay_cmd, selfplay
 
-COMMANDS = (selfplay,)
+COMMANDS = (match_cmd, checkbot, replay_cmd, selfplay)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,123 @@
+"""``arena match``: play one match among bots and print scores, ranks and faults."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+from typing import Any
+
+from arena.games import abluxxen as ab
+from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, run_match
+from arena.referee.channels import ChannelPool
+from arena.referee.hello import hello
+from arena.referee.record import write_record
+
+from .entrants import EntrantError, EntrantSpec, builtin_factory, parse_entrants
+
+
+def add_match_options(parser: argparse.ArgumentParser) -> None:
+    """Options shared by commands that run matches."""
+    parser.add_argument("--preset", default=ab.DEFAULT_PRESET, help="rule preset (default amigo)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the shuffles")
+    parser.add_argument("--deals", type=int, default=1, help="deals per match (default 1)")
+    parser.add_argument(
+        "--deadline-ms", type=int, default=1000, help="per-decision deadline (default 1000)"
+    )
+    parser.add_argument("--time-bank-ms", type=int, default=0, help="per-match time bank")
+    parser.add_argument(
+        "--max-strikes", type=int, default=3, help="faults before a forfeit (0 = never)"
+    )
+
+
+def register(sub: Any) -> None:
+    """Add the ``match`` subcommand."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "match",
+        help="play one match among bots",
+        description="Play one match. --bot NAME=HOST:PORT for a running bot, or --bot "
+        "random / --bot greedy for a built-in in-process bot; seats follow the order given.",
+    )
+    parser.add_argument(
+        "--bot", action="append", required=True, metavar="NAME=HOST:PORT", help="a seat"
+    )
+    add_match_options(parser)
+    parser.add_argument("--record", metavar="FILE", help="write the match record here")
+    parser.set_defaults(run=run)
+
+
+def _fail(message: str) -> int:
+    print(f"arena match: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate, check every remote bot with Hello, play, print."""
+    try:
+        entrants = parse_entrants(args.bot)
+        config = ab.make_config(len(entrants), args.preset, deals=args.deals)
+    except (EntrantError, ab.InvalidOptionsError) as error:
+        return _fail(str(error))
+    if args.deadline_ms <= 0:
+        return _fail(f"--deadline-ms {args.deadline_ms} must be positive")
+    seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
+    spec = MatchSpec(
+        match_id=f"match-{seed}",
+        config=config,
+        seed=seed,
+        deadline_ms=args.deadline_ms,
+        time_bank_ms=args.time_bank_ms,
+        max_strikes=args.max_strikes,
+    )
+    try:
+        outcome = asyncio.run(_play(spec, entrants, seed))
+    except EntrantError as error:
+        return _fail(str(error))
+    print_outcome(outcome, seed)
+    if args.record:
+        write_record(args.record, outcome.record)
+        print(f"record written to {args.record}")
+    return 0
+
+
+async def _play(spec: MatchSpec, entrants: list[EntrantSpec], seed: int) -> MatchOutcome:
+    pool = ChannelPool()
+    try:
+        seats: list[Seat] = []
+        rng = random.Random(seed)
+        for entrant in entrants:
+            if entrant.endpoint is not None:
+                channel = pool.get(entrant.endpoint)
+                answer = await hello(channel, entrant.endpoint)
+                if answer.error:
+                    raise EntrantError(f"bot {entrant.name!r}: {answer.error}")
+                seats.append(RemoteSeat(entrant.name, channel, max_reply_bytes=4096))
+            else:
+                assert entrant.builtin is not None
+                policy = builtin_factory(entrant.builtin)(rng.getrandbits(32))
+                seats.append(LocalSeat(entrant.name, policy))
+        return await run_match(spec, seats)
+    finally:
+        await pool.close()
+
+
+def print_outcome(outcome: MatchOutcome, seed: int) -> None:
+    """The result table and every fault."""
+    result = outcome.result
+    print(
+        f"match {outcome.match_id} (seed {seed}): {outcome.decisions} decisions, "
+        f"{outcome.wall_s:.2f} s, ended by {result.end_reason}"
+    )
+    print(f"{'seat':>4}  {'bot':<16} {'score':>5} {'rank':>4}  faults")
+    for index, seat in enumerate(outcome.seats):
+        counts = seat.fault_counts()
+        flag = "  FORFEITED" if seat.forfeited else ""
+        print(
+            f"{index:>4}  {seat.name:<16} {seat.score:>5} {seat.rank:>4}  "
+            f"timeouts={counts['timeouts']} errors={counts['errors']} "
+            f"invalid={counts['invalid']}{flag}"
+        )
+    for index, seat in enumerate(outcome.seats):
+        for fault in seat.faults:
+            print(f"  seat {index} ({seat.name}) {fault.kind}: {fault.detail}")

@@ -1,0 +1,18 @@
+"""The referee: runs one match between seats (remote gRPC bots or in-process policies),
+enforcing the rules, per-decision deadlines, hidden information and fault handling."""
+
+from .faults import Fault, FaultKind
+from .match import MatchOutcome, MatchSpec, SeatOutcome, run_match
+from .seats import LocalSeat, RemoteSeat, Seat
+
+__all__ = [
+    "Fault",
+    "FaultKind",
+    "LocalSeat",
+    "MatchOutcome",
+    "MatchSpec",
+    "RemoteSeat",
+    "Seat",
+    "SeatOutcome",
+    "run_match",
+]

@@ -1,0 +1,327 @@
+"""Run one match: the engine, the seats, deadlines, fallbacks, strikes and the record.
+
+Every request is built from ``observe(state, seat)`` and that seat's event views only;
+the seed, other hands and the deck order never leave this module. Any fault gets the
+fallback action (the first action of the canonical legal set), a strike, and a line in
+the record; after ``max_strikes`` strikes the seat is forfeited: it plays on by fallback
+without being asked and ranks last.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.games import abluxxen as ab
+from arena.games.abluxxen import events as event_views
+from arena.v1 import bot_pb2
+from arena.wire import abluxxen as wire
+
+from .faults import Fault, FaultKind
+from .seats import Decision, Reply, Seat
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    """Everything that fixes a match except the seats."""
+
+    match_id: str
+    """Unique within the arena."""
+    config: ab.GameConfig
+    """Players, rules, deals, duplicate."""
+    seed: int = 0
+    """Seed of the shuffles (never sent to a bot)."""
+    decks: tuple[tuple[int, ...], ...] | None = None
+    """Given shuffles (duplicate deals across tables); overrides ``seed``."""
+    deadline_ms: int = 1000
+    """Per-decision deadline."""
+    time_bank_ms: int = 0
+    """Per-match time bank drawn on when a decision overruns its deadline."""
+    max_strikes: int = 3
+    """Faults after which a seat is forfeited; 0 = never."""
+    max_reply_bytes: int = 4096
+    """Larger replies are OVERSIZED faults."""
+    connect_timeout_s: float = 5.0
+    """How long a bot may take to accept the match's stream."""
+    publish_record: bool = True
+    """Send the full record to the bots in MatchOver."""
+
+
+@dataclass(slots=True)
+class SeatOutcome:
+    """How one seat fared."""
+
+    name: str
+    """The entrant."""
+    score: int = 0
+    """Total score over the match's deals."""
+    game_rank: int = 0
+    """Rank by the rules, before forfeits."""
+    rank: int = 0
+    """Final rank: forfeited seats rank last."""
+    forfeited: bool = False
+    """Whether the seat was forfeited."""
+    faults: list[Fault] = field(default_factory=list)
+    """Every fault, in order."""
+    decisions: int = 0
+    """Decisions this seat made (faulted ones included)."""
+    think_s: float = 0.0
+    """Total time spent waiting for this seat."""
+
+    def fault_counts(self) -> dict[str, int]:
+        """Faults by leaderboard category (``timeouts``, ``errors``, ``invalid``)."""
+        counts = {"timeouts": 0, "errors": 0, "invalid": 0}
+        for fault in self.faults:
+            counts[fault.kind.category] += 1
+        return counts
+
+
+@dataclass(slots=True)
+class MatchOutcome:
+    """The result of a match, and its record."""
+
+    match_id: str
+    """The match."""
+    seats: list[SeatOutcome]
+    """By seat."""
+    result: ab.MatchResult
+    """The game's own result."""
+    record: list[dict[str, Any]]
+    """The record as JSON lines (header, decisions, footer); see ``record.py``."""
+    decisions: int
+    """Decisions in the match."""
+    wall_s: float
+    """Wall time of the match."""
+
+    @property
+    def ranks(self) -> list[int]:
+        """Final ranks by seat (forfeits applied)."""
+        return [s.rank for s in self.seats]
+
+
+def final_ranks(game_ranks: Sequence[int], forfeited: Sequence[bool]) -> list[int]:
+    """Ranks after forfeits: playing seats keep their order (and ties) ahead of every
+    forfeited seat; forfeited seats share the last places' first rank."""
+    playing = [r for r, f in zip(game_ranks, forfeited, strict=True) if not f]
+    ranks = []
+    for r, f in zip(game_ranks, forfeited, strict=True):
+        if f:
+            ranks.append(len(playing) + 1)
+        else:
+            ranks.append(1 + sum(1 for other in playing if other < r))
+    return ranks
+
+
+def _fault_from_reply(
+    message: bot_pb2.BotMessage, obs: ab.Observation, request_id: int
+) -> tuple[ab.Action | None, Fault | None]:
+    choice = message.WhichOneof("choice")
+    legal = obs.legal
+    if choice == "legal_index":
+        index = message.legal_index
+        if 0 <= index < len(legal):
+            return legal[index], None
+        return None, Fault(
+            FaultKind.MALFORMED,
+            f"legal_index {index} is outside the legal list (0..{len(legal) - 1})",
+            request_id,
+        )
+    if choice == "abluxxen":
+        try:
+            action = wire.action_from_proto(message.abluxxen)
+        except ab.MalformedActionError as error:
+            return None, Fault(FaultKind.MALFORMED, str(error), request_id)
+        if action in legal:
+            return action, None
+        return None, Fault(
+            FaultKind.ILLEGAL,
+            f"{action} is not legal now; legal: {', '.join(str(a) for a in legal)}",
+            request_id,
+        )
+    return None, Fault(
+        FaultKind.MALFORMED, "the reply chose nothing (set legal_index or abluxxen)", request_id
+    )
+
+
+async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
+    """Play one match to the end. Bot faults never raise; they are recorded."""
+    config = spec.config
+    players = config.players
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} seats for a {players}-player match")
+    started = time.monotonic()
+    if spec.decks is not None:
+        state = ab.new_game_from_decks(config, spec.decks)
+    else:
+        state = ab.new_game(config, random.Random(spec.seed))
+    outcomes = [SeatOutcome(seat.name) for seat in seats]
+    names = [seat.name for seat in seats]
+    rules = wire.rules_to_proto(config.options)
+    opened = await asyncio.gather(
+        *(
+            seat.open(
+                bot_pb2.MatchStart(
+                    match_id=spec.match_id,
+                    seat=index,
+                    players=players,
+                    names=names,
+                    game="abluxxen",
+                    deals=config.deals,
+                    deadline_ms=spec.deadline_ms,
+                    time_bank_ms=spec.time_bank_ms,
+                    max_strikes=spec.max_strikes,
+                    abluxxen=rules,
+                ),
+                spec.connect_timeout_s,
+            )
+            for index, seat in enumerate(seats)
+        )
+    )
+    record: list[dict[str, Any]] = [
+        {
+            "type": "match",
+            "match_id": spec.match_id,
+            "game": "abluxxen",
+            "config": config.to_json(),
+            "seats": names,
+            "deadline_ms": spec.deadline_ms,
+            "time_bank_ms": spec.time_bank_ms,
+            "max_strikes": spec.max_strikes,
+        }
+    ]
+    for index, fault in enumerate(opened):
+        if fault is not None:
+            outcomes[index].faults.append(fault)
+            record.append({"type": "fault", "seat": index, "fault": fault.to_json()})
+    banks = [spec.time_bank_ms / 1000.0] * players
+    cursors = [0] * players
+    deadline_s = spec.deadline_ms / 1000.0
+    request_id = 0
+    decisions = 0
+    while state.kind is not None:
+        seat_index = state.deciding
+        seat = seats[seat_index]
+        outcome = outcomes[seat_index]
+        obs = ab.observe(state, seat_index)
+        kind = obs.decision
+        assert kind is not None
+        request_id += 1
+        decisions += 1
+        outcome.decisions += 1
+        if outcome.forfeited:
+            reply = Reply()
+        else:
+            views = event_views.views(state.events, seat_index, cursors[seat_index])
+            cursors[seat_index] = len(state.events)
+            message = None
+            if seat.remote:
+                message = bot_pb2.DecideRequest(
+                    request_id=request_id,
+                    deadline_ms=spec.deadline_ms,
+                    time_bank_ms=int(banks[seat_index] * 1000),
+                    abluxxen=wire.decision_to_proto(obs, views),
+                )
+            reply = await seat.decide(
+                Decision(request_id, obs, message, deadline_s, banks[seat_index])
+            )
+        action, fault = _resolve(reply, obs, request_id)
+        if reply.elapsed_s > deadline_s:
+            overrun = reply.elapsed_s - deadline_s
+            banks[seat_index] = max(0.0, banks[seat_index] - overrun)
+        outcome.think_s += reply.elapsed_s
+        entry: dict[str, Any] = {
+            "type": "decision",
+            "n": decisions,
+            "seat": seat_index,
+            "kind": kind.name,
+            "ms": round(reply.elapsed_s * 1000, 3),
+        }
+        if fault is not None:
+            outcome.faults.append(fault)
+            entry["fault"] = fault.to_json()
+            if spec.max_strikes and len(outcome.faults) >= spec.max_strikes:
+                if not outcome.forfeited:
+                    entry["forfeited"] = True
+                outcome.forfeited = True
+        elif outcome.forfeited:
+            entry["fallback"] = "forfeited"
+        if action is None:
+            action = obs.legal[0]  # the documented fallback
+        entry["action"] = action.code
+        record.append(entry)
+        ab.apply(state, action, seat_index)
+    result = state.result
+    assert result is not None
+    forfeited = [o.forfeited for o in outcomes]
+    ranks = final_ranks(result.ranks, forfeited)
+    for index, outcome in enumerate(outcomes):
+        outcome.score = result.scores[index]
+        outcome.game_rank = result.ranks[index]
+        outcome.rank = ranks[index]
+    game_record = ab.record_of(state).to_json()
+    record.append(
+        {
+            "type": "result",
+            "scores": list(result.scores),
+            "game_ranks": list(result.ranks),
+            "ranks": ranks,
+            "forfeited": forfeited,
+            "end_reason": result.end_reason,
+            "game_record": game_record,
+        }
+    )
+    await _close_all(spec, seats, outcomes, result, ranks, forfeited, game_record)
+    return MatchOutcome(
+        spec.match_id, outcomes, result, record, decisions, time.monotonic() - started
+    )
+
+
+def _resolve(
+    reply: Reply, obs: ab.Observation, request_id: int
+) -> tuple[ab.Action | None, Fault | None]:
+    if reply.fault is not None:
+        return None, reply.fault
+    if reply.action is not None:
+        if reply.action in obs.legal:
+            return reply.action, None
+        return None, Fault(FaultKind.ILLEGAL, f"{reply.action} is not legal now", request_id)
+    if reply.message is not None:
+        return _fault_from_reply(reply.message, obs, request_id)
+    return None, None  # forfeited: the fallback, no new strike
+
+
+async def _close_all(
+    spec: MatchSpec,
+    seats: Sequence[Seat],
+    outcomes: list[SeatOutcome],
+    result: ab.MatchResult,
+    ranks: list[int],
+    forfeited: list[bool],
+    game_record: dict[str, Any],
+) -> None:
+    record_json = json.dumps(game_record, separators=(",", ":")) if spec.publish_record else ""
+    result_msg = wire.result_to_proto(result)
+    await asyncio.gather(
+        *(
+            seat.close(
+                bot_pb2.MatchOver(
+                    match_id=spec.match_id,
+                    ranks=ranks,
+                    forfeited=forfeited,
+                    faults=[
+                        bot_pb2.Fault(kind=str(f.kind), detail=f.detail, request_id=f.request_id)
+                        for f in outcomes[index].faults
+                    ],
+                    abluxxen=result_msg,
+                    record_json=record_json,
+                ),
+                timeout_s=1.0,
+            )
+            for index, seat in enumerate(seats)
+        )
+    )

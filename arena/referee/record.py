@@ -1,0 +1,77 @@
+"""Match records: gzip-compressed JSON lines.
+
+Line 1 is the header (``type: match``: id, config, seat names, time limits); then one
+line per decision (``type: decision``: number, seat, decision kind, action code, time in
+ms, and the fault if any) and per fault outside a decision (``type: fault``); the last
+line (``type: result``) has scores, ranks, forfeits and the engine's full game record
+(shuffles, actions, events), which is enough to replay the match exactly.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from arena.games import abluxxen as ab
+
+
+class RecordError(ValueError):
+    """A file that is not a readable match record."""
+
+
+def write_record(path: str | Path, lines: Iterable[dict[str, Any]]) -> None:
+    """Write a record atomically (a crash never leaves half a file under ``path``)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb") as gz:
+            for line in lines:
+                gz.write(json.dumps(line, separators=(",", ":")).encode() + b"\n")
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def encode_record(lines: Iterable[dict[str, Any]]) -> bytes:
+    """A record as compressed bytes (for storing in a database)."""
+    text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+    return gzip.compress(text.encode(), mtime=0)
+
+
+def decode_record(data: bytes) -> list[dict[str, Any]]:
+    """Record lines from ``encode_record``'s bytes."""
+    try:
+        text = gzip.decompress(data).decode()
+        lines = [json.loads(line) for line in text.splitlines() if line]
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RecordError(f"not a match record: {error}") from None
+    _check(lines)
+    return lines
+
+
+def read_record(path: str | Path) -> list[dict[str, Any]]:
+    """The lines of a record file; RecordError if it is not one."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    return decode_record(data)
+
+
+def _check(lines: list[dict[str, Any]]) -> None:
+    if not lines or lines[0].get("type") != "match":
+        raise RecordError("not a match record: the first line is not a match header")
+    if lines[-1].get("type") != "result":
+        raise RecordError("the record is incomplete: it has no result line")
+
+
+def game_record(lines: list[dict[str, Any]]) -> ab.GameRecord:
+    """The engine's game record inside a match record."""
+    return ab.GameRecord.from_json(lines[-1]["game_record"])

@@ -1,0 +1,263 @@
+"""Seats: how the referee reaches the player of one seat.
+
+``RemoteSeat`` speaks the arena.v1 ``Play`` stream to a bot process; ``LocalSeat`` calls
+an in-process policy (tests, benchmarks, built-in opponents). Both answer ``decide`` with
+a reply or a fault and never raise for anything a bot does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+from typing import Protocol
+
+import grpc
+
+from arena.games import abluxxen as ab
+from arena.policies import Policy
+from arena.v1 import bot_pb2, bot_pb2_grpc
+
+from .faults import Fault, FaultKind
+
+
+@dataclass(slots=True)
+class Decision:
+    """What the referee asks one seat: built only from ``observe()`` and event views."""
+
+    request_id: int
+    """Unique within the match."""
+    observation: ab.Observation
+    """The seat's observation, with its legal actions."""
+    message: bot_pb2.DecideRequest | None
+    """The wire request (built only for remote seats)."""
+    deadline_s: float
+    """Seconds for this decision."""
+    bank_s: float
+    """Time bank left, seconds."""
+
+
+@dataclass(slots=True)
+class Reply:
+    """A seat's answer: a bot message, an in-process action, or a fault."""
+
+    message: bot_pb2.BotMessage | None = None
+    """The bot's reply, to be validated by the referee."""
+    action: ab.Action | None = None
+    """An in-process policy's action (already an engine Action)."""
+    fault: Fault | None = None
+    """Set when no usable reply arrived."""
+    elapsed_s: float = 0.0
+    """Time from sending the request to the reply or the fault."""
+
+
+class Seat(Protocol):
+    """One seat of one match."""
+
+    name: str
+    """The entrant's name."""
+    remote: bool
+    """True if decisions must be sent as protobuf messages."""
+
+    async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
+        """Start the match for this seat; a fault if the seat cannot be reached."""
+        ...
+
+    async def decide(self, decision: Decision) -> Reply:
+        """Ask for one decision within its deadline (plus bank)."""
+        ...
+
+    async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
+        """Tell the seat the match is over and end the stream."""
+        ...
+
+
+class LocalSeat:
+    """An in-process policy. Trusted code: it gets the engine Observation directly."""
+
+    remote = False
+
+    def __init__(self, name: str, policy: Policy) -> None:
+        self.name = name
+        self._policy = policy
+
+    async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
+        """Nothing to open."""
+        return None
+
+    async def decide(self, decision: Decision) -> Reply:
+        """The policy's choice, timed."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        action = self._policy.choose(decision.observation)
+        return Reply(action=action, elapsed_s=loop.time() - started)
+
+    async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
+        """Nothing to close."""
+
+
+_CLOSED = object()
+"""Queued by the reader when the bot ended the stream."""
+
+
+class RemoteSeat:
+    """A bot process reached over one ``Play`` stream on a shared channel.
+
+    A reader task moves every message the bot sends into a queue, so the referee's own
+    timer bounds each decision; replies to earlier (timed-out) requests are dropped.
+    Once the stream breaks it stays broken for the match: every later decision is an
+    immediate DISCONNECTED fault, so a dead bot cannot slow the match down.
+    """
+
+    remote = True
+
+    def __init__(self, name: str, channel: grpc.aio.Channel, *, max_reply_bytes: int) -> None:
+        self.name = name
+        self._stub = bot_pb2_grpc.BotStub(channel)
+        self._max_reply_bytes = max_reply_bytes
+        self._call: grpc.aio.StreamStreamCall | None = None
+        self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self._reader: asyncio.Task[None] | None = None
+        self._broken: Fault | None = None
+        self._last_request = 0
+
+    async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
+        """Open the stream (waiting up to ``timeout_s`` for the bot to come up) and send
+        MatchStart."""
+        self._call = self._stub.Play(wait_for_ready=True)
+        try:
+            async with asyncio.timeout(timeout_s):
+                await self._call.write(bot_pb2.ArenaMessage(start=start))
+        except TimeoutError:
+            return self._break(
+                Fault(FaultKind.DISCONNECTED, f"the bot did not accept a stream in {timeout_s:g} s")
+            )
+        except grpc.aio.AioRpcError as error:
+            return self._break(_fault_of_status(error, 0))
+        except grpc.aio.UsageError as error:
+            return self._break(Fault(FaultKind.DISCONNECTED, f"the stream ended at once: {error}"))
+        self._reader = asyncio.create_task(self._read_all(self._call))
+        return None
+
+    async def _read_all(self, call: grpc.aio.StreamStreamCall) -> None:
+        try:
+            while True:
+                message = await call.read()
+                if message is grpc.aio.EOF:
+                    self._queue.put_nowait(_CLOSED)
+                    return
+                self._queue.put_nowait(message)
+        except grpc.aio.AioRpcError as error:
+            self._queue.put_nowait(error)
+
+    def _break(self, fault: Fault) -> Fault:
+        self._broken = fault
+        if self._call is not None:
+            self._call.cancel()
+        return fault
+
+    async def decide(self, decision: Decision) -> Reply:
+        """Send the request and wait for its reply, at most deadline + bank."""
+        if self._broken is not None:
+            return Reply(
+                fault=Fault(
+                    FaultKind.DISCONNECTED,
+                    f"the stream is closed ({self._broken.kind}: {self._broken.detail})",
+                    decision.request_id,
+                )
+            )
+        assert self._call is not None
+        assert decision.message is not None
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        request_id = decision.request_id
+        self._last_request = request_id
+        limit = decision.deadline_s + decision.bank_s
+        try:
+            async with asyncio.timeout(limit):
+                await self._call.write(bot_pb2.ArenaMessage(decide=decision.message))
+                while True:
+                    item = await self._queue.get()
+                    if isinstance(item, bot_pb2.BotMessage):
+                        if item.request_id == request_id:
+                            return self._checked(item, started, loop.time())
+                        if 0 < item.request_id < request_id:
+                            continue  # a late answer to a request that already timed out
+                        return Reply(
+                            fault=Fault(
+                                FaultKind.STALE,
+                                f"reply for request {item.request_id}, which was never sent; "
+                                f"expected {request_id}",
+                                request_id,
+                            ),
+                            elapsed_s=loop.time() - started,
+                        )
+                    if isinstance(item, grpc.aio.AioRpcError):
+                        fault = _fault_of_status(item, request_id)
+                    else:
+                        fault = Fault(
+                            FaultKind.DISCONNECTED, "the bot closed the stream", request_id
+                        )
+                    return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
+        except TimeoutError:
+            return Reply(
+                fault=Fault(
+                    FaultKind.TIMEOUT,
+                    f"no reply within {decision.deadline_s * 1000:.0f} ms"
+                    + (f" + {decision.bank_s * 1000:.0f} ms bank" if decision.bank_s else ""),
+                    request_id,
+                ),
+                elapsed_s=loop.time() - started,
+            )
+        except (grpc.aio.AioRpcError, grpc.aio.UsageError) as error:
+            fault = (
+                _fault_of_status(error, request_id)
+                if isinstance(error, grpc.aio.AioRpcError)
+                else Fault(FaultKind.DISCONNECTED, f"the stream is closed: {error}", request_id)
+            )
+            return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
+
+    def _checked(self, message: bot_pb2.BotMessage, started: float, now: float) -> Reply:
+        size = message.ByteSize()
+        if size > self._max_reply_bytes:
+            return Reply(
+                fault=Fault(
+                    FaultKind.OVERSIZED,
+                    f"reply of {size} bytes; the cap is {self._max_reply_bytes}",
+                    message.request_id,
+                ),
+                elapsed_s=now - started,
+            )
+        return Reply(message=message, elapsed_s=now - started)
+
+    async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
+        """Send MatchOver, half-close, and give the bot ``timeout_s`` to end the call."""
+        call = self._call
+        if call is None:
+            return
+        if self._broken is None:
+            with contextlib.suppress(
+                TimeoutError, grpc.aio.AioRpcError, grpc.aio.UsageError, asyncio.CancelledError
+            ):
+                async with asyncio.timeout(timeout_s):
+                    await call.write(bot_pb2.ArenaMessage(over=over))
+                    await call.done_writing()
+                    if self._reader is not None:
+                        await self._reader
+        call.cancel()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
+                await self._reader
+
+
+def _fault_of_status(error: grpc.aio.AioRpcError, request_id: int) -> Fault:
+    code = error.code()
+    detail = f"{code.name}: {error.details() or 'no details'}"
+    if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return Fault(FaultKind.OVERSIZED, detail, request_id)
+    if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
+        return Fault(FaultKind.DISCONNECTED, detail, request_id)
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return Fault(FaultKind.TIMEOUT, detail, request_id)
+    return Fault(FaultKind.ERROR, detail, request_id)
