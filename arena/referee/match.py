@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.games import abluxxen as ab
-from arena.games.abluxxen import events as event_views
 from arena.v1 import bot_pb2
 from arena.wire import abluxxen as wire
+from arena.wire.abluxxen_bytes import decide_request_bytes
 
 from .faults import Fault, FaultKind
 from .seats import Decision, Reply, Seat
@@ -216,15 +216,16 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
         if outcome.forfeited:
             reply = Reply()
         else:
-            views = event_views.views(state.events, seat_index, cursors[seat_index])
+            events = state.events[cursors[seat_index] :]
             cursors[seat_index] = len(state.events)
             message = None
             if seat.remote:
-                message = bot_pb2.DecideRequest(
-                    request_id=request_id,
-                    deadline_ms=spec.deadline_ms,
-                    time_bank_ms=int(banks[seat_index] * 1000),
-                    abluxxen=wire.decision_to_proto(obs, views),
+                message = decide_request_bytes(
+                    request_id,
+                    spec.deadline_ms,
+                    int(banks[seat_index] * 1000),
+                    obs,
+                    events,
                 )
             reply = await seat.decide(
                 Decision(request_id, obs, message, deadline_s, banks[seat_index])

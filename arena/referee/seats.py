@@ -29,8 +29,8 @@ class Decision:
     """Unique within the match."""
     observation: ab.Observation
     """The seat's observation, with its legal actions."""
-    message: bot_pb2.DecideRequest | None
-    """The wire request (built only for remote seats)."""
+    message: bytes | None
+    """The serialized ``ArenaMessage{decide}`` (built only for remote seats)."""
     deadline_s: float
     """Seconds for this decision."""
     bank_s: float
@@ -114,6 +114,13 @@ class RemoteSeat:
     def __init__(self, name: str, channel: grpc.aio.Channel, *, max_reply_bytes: int) -> None:
         self.name = name
         self._stub = bot_pb2_grpc.BotStub(channel)
+        # Decide requests arrive already serialized (arena/wire/abluxxen_bytes.py);
+        # other messages are serialized as usual.
+        self._play = channel.stream_stream(
+            "/arena.v1.Bot/Play",
+            request_serializer=_serialize,
+            response_deserializer=bot_pb2.BotMessage.FromString,
+        )
         self._max_reply_bytes = max_reply_bytes
         self._call: grpc.aio.StreamStreamCall | None = None
         self._queue: asyncio.Queue[object] = asyncio.Queue()
@@ -124,7 +131,7 @@ class RemoteSeat:
     async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
         """Open the stream (waiting up to ``timeout_s`` for the bot to come up) and send
         MatchStart."""
-        self._call = self._stub.Play(wait_for_ready=True)
+        self._call = self._play(wait_for_ready=True)
         try:
             async with asyncio.timeout(timeout_s):
                 await self._call.write(bot_pb2.ArenaMessage(start=start))
@@ -175,7 +182,7 @@ class RemoteSeat:
         limit = decision.deadline_s + decision.bank_s
         try:
             async with asyncio.timeout(limit):
-                await self._call.write(bot_pb2.ArenaMessage(decide=decision.message))
+                await self._call.write(decision.message)
                 while True:
                     item = await self._queue.get()
                     if isinstance(item, bot_pb2.BotMessage):
@@ -249,6 +256,12 @@ class RemoteSeat:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
                 await self._reader
+
+
+def _serialize(message: bytes | bot_pb2.ArenaMessage) -> bytes:
+    if isinstance(message, bytes):
+        return message
+    return message.SerializeToString()
 
 
 def _fault_of_status(error: grpc.aio.AioRpcError, request_id: int) -> Fault:

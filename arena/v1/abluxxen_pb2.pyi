@@ -438,7 +438,9 @@ class AbluxxenObservation(_message.Message):
 
     @_builtins.property
     def checks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """Displays still to compare against this turn, in order (-1 = the shadow display)."""
+        """Seats whose displays are still to be compared against this turn, in order (the
+        shadow display is compared at once, before any seat).
+        """
 
     @_builtins.property
     def past_deals(self) -> _containers.RepeatedCompositeFieldContainer[Global___AbluxxenDealResult]:

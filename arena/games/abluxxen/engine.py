@@ -239,7 +239,12 @@ def apply(state: State, action: Action, seat: int | None = None) -> None:
     """
     if not isinstance(action, Action):
         raise MalformedActionError(f"{action!r} is not an Action")
-    if ACTIONS.get(action.code) != action:
+    canonical = ACTIONS.get(action.code)
+    if canonical is not action and (
+        canonical is None
+        or (canonical.kind, canonical.value, canonical.naturals, canonical.jokers, canonical.slot)
+        != (action.kind, action.value, action.naturals, action.jokers, action.slot)
+    ):  # Actions compare by code only: a forged one must not pass as its code's action.
         raise MalformedActionError(f"{action!r} does not match the action with its code")
     kind = state.kind
     if kind is None:
@@ -334,10 +339,8 @@ def _apply(state: State, kind: DecisionKind, action: Action) -> None:
                 return
             _refill_pool(state)
         _end_turn(state)
-    else:  # SHADOW_PICK
-        _shadowluxx(state, code - SHADOW_BASE)
-        if state.kind is not None:
-            _next_check(state)
+    elif not _shadowluxx(state, code - SHADOW_BASE):  # SHADOW_PICK
+        _next_check(state)
 
 
 def _to_hand(state: State, seat: int, cards: tuple[CardId, ...] | list[CardId]) -> None:
@@ -383,8 +386,7 @@ def _play(state: State, seat: int, value: int, naturals: int, jokers: int) -> No
     if state.config.duel:
         candidates = shadow_candidates(state)
         if len(candidates) == 1:
-            _shadowluxx(state, candidates[0])
-            if state.kind is None:
+            if _shadowluxx(state, candidates[0]):
                 return
         elif candidates:
             _set_decision(state, DecisionKind.SHADOW_PICK, seat)
@@ -392,8 +394,10 @@ def _play(state: State, seat: int, value: int, naturals: int, jokers: int) -> No
     _next_check(state)
 
 
-def _shadowluxx(state: State, value: int) -> None:
-    """§9.4: the active player takes a shadow combination; the shadow is refilled."""
+def _shadowluxx(state: State, value: int) -> bool:
+    """§9.4: the active player takes a shadow combination; the shadow is refilled.
+
+    Returns True if that exhausted the supply and so ended the deal."""
     played = state.played
     assert played is not None
     seat = state.active
@@ -411,6 +415,8 @@ def _shadowluxx(state: State, value: int) -> None:
     _refill_shadow(state)
     if _supply_empty(state):
         _end_deal(state, "supply_exhausted")
+        return True
+    return False
 
 
 def _next_check(state: State) -> None:

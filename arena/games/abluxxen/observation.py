@@ -66,7 +66,8 @@ class Observation:
     victim: int
     """The seat being abluxxed now, or -1."""
     checks: tuple[int, ...]
-    """Displays still to compare against this turn, in order (-1 = the shadow display)."""
+    """Seats whose displays are still to be compared against this turn, in order (the
+    shadow display is compared at once, before any seat)."""
     drawer: int
     """The seat drawing owed cards now, or -1."""
     draws_left: int
@@ -161,10 +162,30 @@ def _set_view(data: list[int]) -> SetView:
     return (value, naturals, jokers)
 
 
+_SET_VIEWS: dict[tuple[Value, tuple[int, ...]], SetView] = {}
+_VALUE_LISTS: dict[tuple[int, ...], tuple[Value, ...]] = {}
+
+
 def set_view(value: Value, cards: tuple[int, ...]) -> SetView:
     """A display set as players see it: (value, number cards, jokers)."""
-    jokers = sum(1 for c in cards if VALUE_OF[c] == JOKER)
-    return (value, len(cards) - jokers, jokers)
+    key = (value, cards)
+    view = _SET_VIEWS.get(key)
+    if view is None:
+        jokers = sum(1 for c in cards if VALUE_OF[c] == JOKER)
+        view = (value, len(cards) - jokers, jokers)
+        if len(_SET_VIEWS) < 200_000:  # bounded: sets are few in practice
+            _SET_VIEWS[key] = view
+    return view
+
+
+def values_of_counts(counts: tuple[int, ...]) -> tuple[Value, ...]:
+    """Sorted values from counts per value (index = value), memoized."""
+    values = _VALUE_LISTS.get(counts)
+    if values is None:
+        values = tuple(v for v, n in enumerate(counts) for _ in range(n))
+        if len(_VALUE_LISTS) < 200_000:
+            _VALUE_LISTS[counts] = values
+    return values
 
 
 def deal_result_to_json(result: DealResult) -> dict[str, Any]:
@@ -205,22 +226,20 @@ def observe(state: State, seat: int) -> Observation:
         decision=state.kind,
         deciding=state.deciding,
         legal=tuple(legal_actions(state, seat)),
-        hand=tuple(state.hand_values(seat)),
+        hand=values_of_counts(tuple(map(len, state.hands[seat]))),
         hand_sizes=tuple(state.hand_sizes),
-        known=tuple(
-            tuple(v for v in range(1, JOKER + 1) for _ in range(state.known[s][v]))
-            for s in range(n)
-        ),
+        known=tuple(values_of_counts(tuple(k)) for k in state.known),
         displays=tuple(
-            tuple(set_view(value, cards) for value, cards in state.displays[s]) for s in range(n)
+            tuple([set_view(value, cards) for value, cards in display])
+            for display in state.displays
         ),
-        pool=tuple(tuple(VALUE_OF[c] for c in slot) for slot in state.pool),
+        pool=tuple([tuple([VALUE_OF[c] for c in slot]) for slot in state.pool]),
         shadow=(
             tuple(len(state.shadow[v]) for v in range(1, MAX_NUMBER_VALUE))
             if state.config.duel
             else ()
         ),
-        discard=tuple(VALUE_OF[c] for c in state.discard),
+        discard=tuple([VALUE_OF[c] for c in state.discard]),
         deck_size=len(state.deck),
         played=set_view(*played) if played is not None else None,
         victim=state.victim,

@@ -9,7 +9,6 @@ Only ``engine.apply`` (and ``engine.new_game``) change a State.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 from .actions import DecisionKind
 from .cards import JOKER, NUM_CARDS, CardId, Value
@@ -19,9 +18,6 @@ CardSet = tuple[Value, tuple[CardId, ...]]
 """A set in a display: its value (14 = jokers alone) and its cards."""
 Event = tuple[object, ...]
 """An event: its type name first, then its fields (see ``events.py``)."""
-
-SHADOW_SEAT: Final = -1
-"""Stands for the shadow display in a turn's list of victims (duel only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +124,8 @@ class State:
     played: CardSet | None
     """The set played this turn, once played."""
     checks: list[int]
-    """Victims still to compare against this turn, in order (SHADOW_SEAT = shadow)."""
+    """Seats still to compare against this turn, the next one last (the shadow display
+    is compared at once, before any seat)."""
     victim: int
     """The seat being abluxxed now, or -1."""
     drawer: int
