@@ -1,0 +1,148 @@
+"""An in-process bot server that misbehaves on purpose, for the referee's fault tests.
+
+It is a real gRPC server on a loopback port; ``mode`` picks the misbehaviour. Faults
+start at decision ``after`` (counted per stream), so every stream also shows good play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import grpc
+
+from arena.v1 import abluxxen_pb2 as pb
+from arena.v1 import bot_pb2
+
+MODES = (
+    "ok",
+    "sleep",
+    "hang",
+    "close",
+    "error",
+    "garbage_none",
+    "garbage_index",
+    "garbage_action",
+    "illegal",
+    "oversized",
+    "huge",
+    "wrong_id",
+    "late",
+)
+
+
+@dataclass
+class Behaviour:
+    """What the bot does, from which decision on."""
+
+    mode: str = "ok"
+    after: int = 0
+    sleep_s: float = 0.3
+    padding: int = 10_000
+
+
+def _pad(size: int) -> bytes:
+    # An unknown length-delimited field 15: parsers keep it, so it counts in the size.
+    body = b"x" * size
+    length = bytearray()
+    n = len(body)
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        length.append(byte | (0x80 if n else 0))
+        if not n:
+            break
+    return b"\x7a" + bytes(length) + body
+
+
+class FaultyBot:
+    """The servicer; one ``Behaviour`` for every stream."""
+
+    def __init__(self, behaviour: Behaviour) -> None:
+        self.behaviour = behaviour
+        self.streams = 0
+
+    async def hello(
+        self, request: bot_pb2.HelloRequest, context: grpc.aio.ServicerContext
+    ) -> bot_pb2.HelloReply:
+        return bot_pb2.HelloReply(name=f"faulty-{self.behaviour.mode}", games=["abluxxen"])
+
+    async def play(
+        self, requests: AsyncIterator[bot_pb2.ArenaMessage], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[bytes]:
+        self.streams += 1
+        b = self.behaviour
+        decided = 0
+        async for message in requests:
+            if not message.HasField("decide"):
+                continue
+            request = message.decide
+            ok = bot_pb2.BotMessage(request_id=request.request_id, legal_index=0)
+            decided += 1
+            if decided <= b.after or b.mode == "ok":
+                yield ok.SerializeToString()
+                continue
+            if b.mode == "sleep":
+                await asyncio.sleep(b.sleep_s)
+                yield ok.SerializeToString()
+            elif b.mode == "late":
+                # Answer the previous request late, then this one in time.
+                yield bot_pb2.BotMessage(
+                    request_id=request.request_id - 1, legal_index=0
+                ).SerializeToString()
+                yield ok.SerializeToString()
+            elif b.mode == "hang":
+                await asyncio.Event().wait()
+            elif b.mode == "close":
+                return
+            elif b.mode == "error":
+                await context.abort(grpc.StatusCode.INTERNAL, "the bot fell over")
+            elif b.mode == "garbage_none":
+                yield bot_pb2.BotMessage(request_id=request.request_id).SerializeToString()
+            elif b.mode == "garbage_index":
+                yield bot_pb2.BotMessage(
+                    request_id=request.request_id, legal_index=10_000
+                ).SerializeToString()
+            elif b.mode == "garbage_action":
+                bad = pb.AbluxxenAction(type=pb.ABLUXXEN_ACTION_TYPE_PLAY, value=99, naturals=1)
+                yield bot_pb2.BotMessage(
+                    request_id=request.request_id, abluxxen=bad
+                ).SerializeToString()
+            elif b.mode == "illegal":
+                # POOL(70) is well formed and never legal.
+                bad = pb.AbluxxenAction(type=pb.ABLUXXEN_ACTION_TYPE_POOL, slot=70)
+                yield bot_pb2.BotMessage(
+                    request_id=request.request_id, abluxxen=bad
+                ).SerializeToString()
+            elif b.mode in ("oversized", "huge"):
+                yield ok.SerializeToString() + _pad(b.padding)
+            elif b.mode == "wrong_id":
+                yield bot_pb2.BotMessage(
+                    request_id=request.request_id + 1000, legal_index=0
+                ).SerializeToString()
+
+
+async def start_faulty_bot(behaviour: Behaviour) -> tuple[grpc.aio.Server, str, FaultyBot]:
+    """Start a server on 127.0.0.1:0; returns (server, endpoint, servicer)."""
+    bot = FaultyBot(behaviour)
+    handler = grpc.method_handlers_generic_handler(
+        "arena.v1.Bot",
+        {
+            "Hello": grpc.unary_unary_rpc_method_handler(
+                bot.hello,
+                request_deserializer=bot_pb2.HelloRequest.FromString,
+                response_serializer=bot_pb2.HelloReply.SerializeToString,
+            ),
+            "Play": grpc.stream_stream_rpc_method_handler(
+                bot.play,
+                request_deserializer=bot_pb2.ArenaMessage.FromString,
+                response_serializer=lambda raw: raw,
+            ),
+        },
+    )
+    server = grpc.aio.server(options=[("grpc.max_send_message_length", 64 << 20)])
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    return server, f"127.0.0.1:{port}", bot
