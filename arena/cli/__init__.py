@@ -7,9 +7,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import checkbot, match_cmd, replay_cmd, selfplay
+from . import checkbot, league_cmd, match_cmd, ratings_cmd, replay_cmd, selfplay
 
-COMMANDS = (match_cmd, checkbot, replay_cmd, selfplay)
+COMMANDS = (league_cmd, ratings_cmd, match_cmd, checkbot, replay_cmd, selfplay)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -6,8 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-from arena.referee.record import RecordError, read_record
+from arena.referee.record import RecordError, decode_record, read_record
 from arena.referee.replay import replay_lines
+from arena.store import Store, StoreError
 
 
 def register(sub: Any) -> None:
@@ -15,7 +16,12 @@ def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "replay", help="print a recorded match step by step"
     )
-    parser.add_argument("source", metavar="FILE", help="a match record (from --record)")
+    parser.add_argument(
+        "source",
+        metavar="FILE|MATCH_ID",
+        help="a record file (from --record) or, with --db, a match id (from arena matches)",
+    )
+    parser.add_argument("--db", help="read the match from this league database")
     view = parser.add_mutually_exclusive_group()
     view.add_argument("--seat", type=int, help="show only what this seat saw")
     view.add_argument("--all", action="store_true", help="reveal everything (default)")
@@ -25,11 +31,22 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the replay."""
     try:
-        lines = read_record(args.source)
-    except RecordError as error:
+        lines = _from_store(args.db, args.source) if args.db else read_record(args.source)
+    except (RecordError, StoreError) as error:
         print(f"arena replay: {error}", file=sys.stderr)
         return 2
     return print_replay(lines, args.seat)
+
+
+def _from_store(db: str, match_id: str) -> list[dict[str, Any]]:
+    store = Store(db, create=False)
+    try:
+        data = store.record(match_id)
+    finally:
+        store.close()
+    if data is None:
+        raise RecordError(f"no finished match {match_id!r} in {db} (see: arena matches --db {db})")
+    return decode_record(data)
 
 
 def print_replay(lines: list[dict[str, Any]], seat: int | None) -> int:

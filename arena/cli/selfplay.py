@@ -1,4 +1,4 @@
-"""``arena demo`` / ``arena selfplay``: engine games among in-process sample policies."""
+"""``arena selfplay``: engine games among in-process policies (no gRPC, no database)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,7 @@ POLICIES: dict[str, type[Any]] = {"random": RandomPolicy}
 
 def register(sub: Any) -> None:
     """Add the ``selfplay`` and ``demo`` subcommands."""
-    for name, help_text in (
-        ("selfplay", "play engine games among in-process sample policies"),
-        ("demo", "the main demo job (for now: engine games among sample policies)"),
-    ):
+    for name, help_text in (("selfplay", "play engine games among in-process policies"),):
         parser: argparse.ArgumentParser = sub.add_parser(name, help=help_text)
         parser.add_argument("--games", type=int, default=20, help="games to play (default 20)")
         parser.add_argument("--players", type=int, default=4, help="seats, 2..5 (default 4)")

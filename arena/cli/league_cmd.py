@@ -1,0 +1,161 @@
+"""``arena league``: run (or resume) a league and print the leaderboard."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from typing import Any
+
+from arena.league.config import (
+    DEFAULT_DB,
+    SCHEDULES,
+    Entrant,
+    LeagueConfigError,
+    build_config,
+    load_toml,
+)
+from arena.league.leaderboard import leaderboard, render
+from arena.league.progress import Progress
+from arena.league.runner import LeagueError, run_league
+from arena.store import Store, StoreError
+
+from .entrants import EntrantError, parse_entrant
+
+
+def register(sub: Any) -> None:
+    """Add the ``league`` subcommand."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "league",
+        help="run a league among bots and rate them with TrueSkill",
+        description="Run a league (or resume one: the same command again, or --resume). "
+        "Bots: --bot NAME=HOST:PORT (running bot), --bot NAME=cmd:'COMMAND' (a command the "
+        "arena starts with --port 0 appended), or --bot random / --bot greedy (built in). "
+        "Settings may come from a TOML file (see examples/league.toml); flags override it.",
+    )
+    parser.add_argument("file", nargs="?", metavar="LEAGUE.toml", help="league file")
+    parser.add_argument("--bot", action="append", default=[], metavar="NAME=TARGET")
+    parser.add_argument("--name", help="league name (default: derived from the settings)")
+    parser.add_argument("--preset", help="rule preset (default amigo)")
+    parser.add_argument("--table-size", type=int, help="seats per match, 2..5 (default 4)")
+    parser.add_argument("--matches", type=int, help="matches to play")
+    parser.add_argument("--until-sigma", type=float, help="stop when every sigma is below this")
+    parser.add_argument("--max-matches", type=int, help="cap for --until-sigma (default 10000)")
+    parser.add_argument("--deals", type=int, help="deals per match (default 1)")
+    parser.add_argument(
+        "--duplicate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="replay each deal at other tables with other bots",
+    )
+    parser.add_argument("--schedule", choices=SCHEDULES, help="table scheduling (default balanced)")
+    parser.add_argument("--deadline-ms", type=int, help="per-decision deadline (default 1000)")
+    parser.add_argument("--time-bank-ms", type=int, help="per-match time bank (default 0)")
+    parser.add_argument("--max-strikes", type=int, help="faults before a forfeit (default 3)")
+    parser.add_argument("--concurrency", type=int, help="matches at once (default 4)")
+    parser.add_argument("--seed", type=int, help="seed of schedule and deals (default 1)")
+    parser.add_argument("--tau", type=float, help="TrueSkill dynamics (default 0)")
+    parser.add_argument("--draw-probability", type=float, help="TrueSkill draw probability")
+    parser.add_argument("--db", help=f"database file (default {DEFAULT_DB})")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the league with these settings (the same command again does too)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    parser.set_defaults(run=run)
+
+
+def _entrant(text: str) -> Entrant:
+    name, sep, target = text.partition("=")
+    if sep and target.startswith("cmd:"):
+        command = target[4:].strip()
+        if not command:
+            raise EntrantError(f"--bot {text!r}: give a command after cmd:")
+        return Entrant(name=name, command=command)
+    spec = parse_entrant(text)
+    return Entrant(name=spec.name, endpoint=spec.endpoint, builtin=spec.builtin)
+
+
+def _fail(message: str) -> int:
+    print(f"arena league: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate everything, then run; bad input never touches the database."""
+    try:
+        file_settings = load_toml(args.file) if args.file else {}
+        overrides: dict[str, Any] = {
+            "bots": [_entrant(b) for b in args.bot],
+            "name": args.name,
+            "preset": args.preset,
+            "table_size": args.table_size,
+            "matches": args.matches,
+            "until_sigma": args.until_sigma,
+            "max_matches": args.max_matches,
+            "deals": args.deals,
+            "duplicate": args.duplicate,
+            "schedule": args.schedule,
+            "deadline_ms": args.deadline_ms,
+            "time_bank_ms": args.time_bank_ms,
+            "max_strikes": args.max_strikes,
+            "concurrency": args.concurrency,
+            "seed": args.seed,
+            "tau": args.tau,
+            "draw_probability": args.draw_probability,
+            "db": args.db,
+        }
+        config = build_config(file_settings, overrides)
+    except (LeagueConfigError, EntrantError) as error:
+        return _fail(str(error))
+    try:
+        store = Store(config.db)
+    except StoreError as error:
+        return _fail(str(error))
+    if args.resume and store.league(config.league_id) is None:
+        store.close()
+        return _fail(
+            f"no league {config.league_id!r} in {config.db} to resume; drop --resume to start it"
+        )
+    progress = None if args.quiet else Progress(config.total_matches)
+    try:
+        summary = asyncio.run(_run_with_signals(config, store, progress))
+    except (LeagueError, LeagueConfigError) as error:
+        store.close()
+        return _fail(str(error))
+    except KeyboardInterrupt:
+        store.close()
+        print(
+            "arena league: stopped; every finished match is saved. Run the same command to resume.",
+            file=sys.stderr,
+        )
+        return 130
+    resumed = f" (resumed after {summary.resumed_from})" if summary.resumed_from else ""
+    print(
+        f"league {summary.league_id}: {summary.total} matches{resumed}, {summary.played} played "
+        f"now in {summary.wall_s:.1f} s ({summary.decisions} decisions); database {config.db}"
+    )
+    for name, count in sorted(summary.restarts.items()):
+        print(f"  managed bot {name} died and was restarted {count} time(s)")
+    for name, count in sorted(summary.faulted.items()):
+        print(f"  {name}: {count} fault(s) in this run (see arena ratings / arena matches)")
+    print()
+    print(render(leaderboard(store, config.ladder), "table", config.ladder))
+    store.close()
+    return 0
+
+
+async def _run_with_signals(config: Any, store: Store, progress: Progress | None) -> Any:
+    """Run the league; SIGTERM stops it like Ctrl-C (finished matches are kept)."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        return await run_league(config, store, progress=progress)
+    except asyncio.CancelledError:
+        raise KeyboardInterrupt from None
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)

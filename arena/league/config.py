@@ -1,0 +1,270 @@
+"""League configuration: a TOML file and/or flags, validated before anything runs.
+
+Example (examples/league.toml)::
+
+    name = "demo"
+    preset = "amigo"
+    table_size = 4
+    matches = 24
+    [[bot]]
+    name = "random"
+    command = "python sample_bots/random_bot.py"
+    [[bot]]
+    name = "mine"
+    endpoint = "127.0.0.1:50061"
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any, Final
+
+from arena.cli.entrants import BUILTIN_POLICIES, check_name
+from arena.games import abluxxen as ab
+from arena.referee.channels import EndpointError, parse_endpoint
+
+SCHEDULES: Final = ("balanced", "random", "rating")
+DEFAULT_DB: Final = "arena.db"
+
+
+class LeagueConfigError(ValueError):
+    """A league configuration that cannot run, with what to change."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One bot of the league."""
+
+    name: str
+    """Unique name on the leaderboard."""
+    endpoint: str | None = None
+    """HOST:PORT of a bot someone else runs."""
+    command: str | None = None
+    """A command the arena starts (and stops) itself; ``--port P`` is appended."""
+    builtin: str | None = None
+    """A built-in in-process policy (``random``, ``greedy``)."""
+
+    @property
+    def kind(self) -> str:
+        """``remote``, ``managed`` or ``builtin``."""
+        if self.endpoint is not None:
+            return "remote"
+        return "managed" if self.command is not None else "builtin"
+
+    @property
+    def target(self) -> str:
+        """The endpoint, command or policy name."""
+        return self.endpoint or self.command or self.builtin or ""
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueConfig:
+    """Everything a league needs; ``league_id`` is derived from it."""
+
+    bots: tuple[Entrant, ...] = ()
+    """The entrants."""
+    name: str = ""
+    """The league's name (default: derived from the configuration)."""
+    preset: str = ab.DEFAULT_PRESET
+    """Rule preset."""
+    table_size: int = 4
+    """Seats per match, 2..5."""
+    matches: int = 0
+    """Matches to play (0 with ``until_sigma`` = play until the rule stops it)."""
+    until_sigma: float = 0.0
+    """Stop once every entrant's sigma is below this (0 = off)."""
+    max_matches: int = 10_000
+    """Safety cap for ``until_sigma``."""
+    deals: int = 1
+    """Deals per match."""
+    duplicate: bool = False
+    """Replay each deal at other tables with other bots (never to the same bot)."""
+    schedule: str = "balanced"
+    """``balanced`` round robin, ``random`` tables, or ``rating``-driven matchmaking."""
+    deadline_ms: int = 1000
+    """Per-decision deadline."""
+    time_bank_ms: int = 0
+    """Per-match time bank."""
+    max_strikes: int = 3
+    """Faults in a match before the seat is forfeited (0 = never)."""
+    concurrency: int = 4
+    """Matches in flight at once."""
+    seed: int = 1
+    """Seed of the schedule and every deal."""
+    tau: float = 0.0
+    """TrueSkill dynamics factor (0 for a league of fixed bots)."""
+    draw_probability: float = -1.0
+    """TrueSkill draw probability (negative = the ladder's default)."""
+    db: str = DEFAULT_DB
+    """The database file."""
+
+    @property
+    def ladder(self) -> str:
+        """The ladder the league rates on: the league, then game, preset and table size.
+
+        Ratings belong to one league: two leagues in one database never mix."""
+        return f"{self.league_id}/abluxxen/{self.preset}/{self.table_size}p"
+
+    @property
+    def total_matches(self) -> int:
+        """Matches to schedule at most."""
+        return self.matches if self.matches else self.max_matches
+
+    def game_config(self) -> ab.GameConfig:
+        """The engine configuration of every match."""
+        return ab.make_config(self.table_size, self.preset, deals=self.deals)
+
+    def identity(self) -> dict[str, Any]:
+        """What makes two leagues the same league (not concurrency, deadlines or db)."""
+        return {
+            "bots": [[b.name, b.kind, b.target] for b in self.bots],
+            "preset": self.preset,
+            "table_size": self.table_size,
+            "matches": self.matches,
+            "until_sigma": self.until_sigma,
+            "max_matches": self.max_matches,
+            "deals": self.deals,
+            "duplicate": self.duplicate,
+            "schedule": self.schedule,
+            "seed": self.seed,
+            "tau": self.tau,
+            "draw_probability": self.draw_probability,
+        }
+
+    @property
+    def league_id(self) -> str:
+        """The name, or a digest of the identity: the same command resumes the same
+        league."""
+        if self.name:
+            return self.name
+        digest = hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode())
+        return "league-" + digest.hexdigest()[:10]
+
+    def to_json(self) -> dict[str, Any]:
+        """All settings as JSON."""
+        data = asdict(self)
+        data["bots"] = [asdict(b) for b in self.bots]
+        return data
+
+
+def _entrant(data: Any, where: str) -> Entrant:
+    if not isinstance(data, dict):
+        raise LeagueConfigError(f"{where}: a bot is a table with name and endpoint/command")
+    unknown = sorted(set(data) - {"name", "endpoint", "command", "builtin"})
+    if unknown:
+        raise LeagueConfigError(f"{where}: unknown key(s) {', '.join(unknown)}")
+    name = data.get("name")
+    if not isinstance(name, str):
+        raise LeagueConfigError(f"{where}: every bot needs a name")
+    targets = [k for k in ("endpoint", "command", "builtin") if data.get(k)]
+    if len(targets) != 1:
+        raise LeagueConfigError(
+            f"{where}: bot {name!r} needs exactly one of endpoint, command or builtin"
+        )
+    entrant = Entrant(
+        name=name,
+        endpoint=data.get("endpoint"),
+        command=data.get("command"),
+        builtin=data.get("builtin"),
+    )
+    return entrant
+
+
+def load_toml(path: str | Path) -> dict[str, Any]:
+    """A league file's settings; a clear error if it cannot be read."""
+    try:
+        with Path(path).open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise LeagueConfigError(f"league file {path} does not exist") from None
+    except OSError as error:
+        raise LeagueConfigError(f"cannot read league file {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise LeagueConfigError(f"league file {path} is not valid TOML: {error}") from None
+    return data
+
+
+def build_config(file_settings: dict[str, Any], overrides: dict[str, Any]) -> LeagueConfig:
+    """A validated configuration from a file's settings and flag overrides (flags win;
+    bots given as flags are added to the file's)."""
+    known = {f.name for f in fields(LeagueConfig)} | {"bot"}
+    unknown = sorted(set(file_settings) - known)
+    if unknown:
+        raise LeagueConfigError(
+            f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
+    settings = {k: v for k, v in file_settings.items() if k != "bot"}
+    bots = [_entrant(b, f"bot #{i + 1}") for i, b in enumerate(file_settings.get("bot", []))]
+    bots += list(overrides.pop("bots", []))
+    settings.update({k: v for k, v in overrides.items() if v is not None})
+    for key, value in settings.items():
+        kind = str(next(f.type for f in fields(LeagueConfig) if f.name == key))
+        ok = {
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "float": isinstance(value, int | float) and not isinstance(value, bool),
+            "str": isinstance(value, str),
+            "bool": isinstance(value, bool),
+        }.get(kind, True)
+        if not ok:
+            raise LeagueConfigError(f"setting {key}={value!r} should be of type {kind}")
+    config = LeagueConfig(bots=tuple(bots), **settings)
+    validate(config)
+    return replace(config, tau=float(config.tau), until_sigma=float(config.until_sigma))
+
+
+def validate(config: LeagueConfig) -> None:
+    """Raise LeagueConfigError naming the first problem."""
+    try:
+        ab.preset(config.preset)
+        ab.make_config(config.table_size, config.preset, deals=config.deals)
+    except ab.InvalidOptionsError as error:
+        raise LeagueConfigError(str(error)) from None
+    names = [b.name for b in config.bots]
+    for bot in config.bots:
+        try:
+            check_name(bot.name)
+        except ValueError as error:
+            raise LeagueConfigError(str(error)) from None
+        if bot.endpoint is not None:
+            try:
+                parse_endpoint(bot.endpoint)
+            except EndpointError as error:
+                raise LeagueConfigError(f"bot {bot.name!r}: {error}") from None
+        if bot.builtin is not None and bot.builtin not in BUILTIN_POLICIES:
+            raise LeagueConfigError(
+                f"bot {bot.name!r}: unknown built-in {bot.builtin!r}; choose "
+                + ", ".join(BUILTIN_POLICIES)
+            )
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise LeagueConfigError(f"duplicate bot name(s) {', '.join(duplicates)}; names must differ")
+    if len(config.bots) < config.table_size:
+        raise LeagueConfigError(
+            f"a table of {config.table_size} needs at least {config.table_size} bots; "
+            f"{len(config.bots)} given (add --bot, or lower --table-size)"
+        )
+    if config.schedule not in SCHEDULES:
+        raise LeagueConfigError(
+            f"unknown schedule {config.schedule!r}; choose {', '.join(SCHEDULES)}"
+        )
+    if config.matches < 0 or (config.matches == 0 and config.until_sigma <= 0):
+        raise LeagueConfigError("give --matches N (N > 0) or a stopping rule --until-sigma X")
+    if config.max_matches < 1:
+        raise LeagueConfigError("max_matches must be at least 1")
+    for key in ("deadline_ms", "concurrency"):
+        if getattr(config, key) < 1:
+            raise LeagueConfigError(f"{key} must be at least 1")
+    for key in ("time_bank_ms", "max_strikes"):
+        if getattr(config, key) < 0:
+            raise LeagueConfigError(f"{key} must not be negative")
+    if config.tau < 0 or config.draw_probability >= 1:
+        raise LeagueConfigError("tau must be >= 0 and draw_probability < 1")
+    if config.duplicate and len(config.bots) < 2 * config.table_size:
+        raise LeagueConfigError(
+            f"duplicate deals are replayed at other tables with other bots, so they need at "
+            f"least {2 * config.table_size} bots for tables of {config.table_size}"
+        )

@@ -1,0 +1,137 @@
+"""Managed bots: local commands the arena starts on a free port and stops at the end.
+
+The command gets ``--port 0`` appended; the bot prints ``arena-bot listening on
+HOST:PORT`` (the SDK does) and the arena reads its endpoint from that line. A command
+starting with ``python``/``python3`` runs with the arena's own interpreter, so sample
+bots work from the project's virtual environment. On Linux each bot gets a parent-death
+signal, so even a league killed with SIGKILL leaves no bot running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import os
+import shlex
+import signal
+import sys
+from typing import Final
+
+LISTENING_PREFIX: Final = "arena-bot listening on "
+
+
+class BotStartError(RuntimeError):
+    """A managed bot that did not come up."""
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def command_argv(command: str) -> list[str]:
+    """The argv of a bot command, with ``--port 0`` appended."""
+    argv = shlex.split(command)
+    if not argv:
+        raise BotStartError("empty bot command")
+    if argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    return [*argv, "--port", "0"]
+
+
+class ManagedBot:
+    """One local bot process."""
+
+    def __init__(self, name: str, command: str, *, cwd: str | None = None) -> None:
+        self.name = name
+        self.command = command
+        self.cwd = cwd
+        self.endpoint = ""
+        self.restarts = 0
+        self._process: asyncio.subprocess.Process | None = None
+        self._drain: asyncio.Task[None] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        """The process id while running."""
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def running(self) -> bool:
+        """True while the process lives."""
+        return self._process is not None and self._process.returncode is None
+
+    async def start(self, timeout_s: float = 30.0) -> str:
+        """Start the process and wait for its listening line; returns the endpoint."""
+        argv = command_argv(self.command)
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *argv,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.DEVNULL,
+                stdin=asyncio.subprocess.DEVNULL,
+                cwd=self.cwd,
+                preexec_fn=_die_with_parent,
+            )
+        except OSError as error:
+            raise BotStartError(
+                f"bot {self.name!r}: cannot run {argv[0]!r}: {error.strerror}"
+            ) from None
+        self._process = process
+        assert process.stdout is not None
+        try:
+            async with asyncio.timeout(timeout_s):
+                while True:
+                    line = (await process.stdout.readline()).decode(errors="replace")
+                    if not line:
+                        code = await process.wait()
+                        raise BotStartError(
+                            f"bot {self.name!r}: {self.command!r} exited with status {code} "
+                            "before listening"
+                        )
+                    if line.startswith(LISTENING_PREFIX):
+                        self.endpoint = line[len(LISTENING_PREFIX) :].strip()
+                        break
+        except TimeoutError:
+            await self.stop()
+            raise BotStartError(
+                f"bot {self.name!r}: {self.command!r} printed no '{LISTENING_PREFIX}HOST:PORT' "
+                f"line within {timeout_s:g} s"
+            ) from None
+        self._drain = asyncio.create_task(self._discard_output(process))
+        return self.endpoint
+
+    @staticmethod
+    async def _discard_output(process: asyncio.subprocess.Process) -> None:
+        assert process.stdout is not None
+        while await process.stdout.read(65536):
+            pass
+
+    async def restart(self) -> str:
+        """Stop (if needed) and start again; counts restarts."""
+        await self.stop()
+        self.restarts += 1
+        return await self.start()
+
+    async def stop(self, grace_s: float = 5.0) -> None:
+        """SIGTERM, then SIGKILL after ``grace_s``; always reaps the process."""
+        process = self._process
+        if process is None:
+            return
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGTERM)
+            try:
+                async with asyncio.timeout(grace_s):
+                    await process.wait()
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(process.pid, signal.SIGKILL)
+                await process.wait()
+        if self._drain is not None:
+            self._drain.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._drain
+        self._process = None

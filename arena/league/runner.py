@@ -1,0 +1,378 @@
+"""Run a league: start and health-check the entrants, schedule, run matches
+concurrently, and commit each result with its rating update — in match-index order.
+
+Why index order: TrueSkill updates depend on their order, and the schedule (for
+matchmaking and the sigma stopping rule) depends on the ratings. Committing strictly in
+index order, and letting match k see only the ratings after match k - concurrency, makes
+the whole league a deterministic function of its configuration and the bots' play: a
+league killed at any moment and resumed ends with exactly the matches and ratings of an
+uninterrupted run. A finished match that could not be committed before the kill is
+simply played again (match ids come from the league and the index, never the seed, so
+nothing is ever counted twice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from arena.games import abluxxen as ab
+from arena.policies import Policy
+from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, run_match
+from arena.referee.channels import ChannelPool
+from arena.referee.hello import hello
+from arena.referee.record import encode_record
+from arena.store import Store
+from arena.store.sqlite import MatchRow, RatingRow, SeatRow
+
+from .config import LeagueConfig, LeagueConfigError
+from .processes import BotStartError, ManagedBot
+from .progress import Progress
+from .rating import RatingModel, Skill, draw_probability_for, rate
+from .schedule import Scheduler, Table, derived_seed
+
+MAX_RESTARTS = 3
+
+
+class LeagueError(RuntimeError):
+    """A league that cannot start or continue, with what to do."""
+
+
+@dataclass(slots=True)
+class LeagueSummary:
+    """What a league run did."""
+
+    league_id: str
+    ladder: str
+    played: int = 0
+    """Matches played in this run."""
+    resumed_from: int = 0
+    """Matches already in the database when this run started."""
+    total: int = 0
+    """Matches in the league when it ended."""
+    wall_s: float = 0.0
+    decisions: int = 0
+    restarts: dict[str, int] = field(default_factory=dict)
+    """Managed bots restarted after dying, and how often."""
+    faulted: dict[str, int] = field(default_factory=dict)
+    """Faults per bot in this run."""
+
+
+def rating_model(config: LeagueConfig) -> RatingModel:
+    """The league's TrueSkill environment."""
+    draw = config.draw_probability
+    if draw < 0:
+        draw = draw_probability_for(ab.preset(config.preset).tiebreak)
+    return RatingModel(tau=config.tau, draw_probability=draw)
+
+
+def check_identity(config: LeagueConfig, stored: dict[str, object]) -> None:
+    """A stored league must have been started with the same configuration."""
+    saved = json.loads(str(stored["config_json"]))
+    if saved.get("identity") != json.loads(json.dumps(config.identity())):
+        raise LeagueConfigError(
+            f"league {config.league_id!r} already exists in this database with a different "
+            "configuration; use another --name (or database) for a new league, or repeat "
+            "the original settings to resume it"
+        )
+
+
+class _Entrants:
+    """The running entrants: managed processes, remote endpoints, built-in policies."""
+
+    def __init__(self, config: LeagueConfig) -> None:
+        self.config = config
+        self.managed = {
+            b.name: ManagedBot(b.name, b.command) for b in config.bots if b.command is not None
+        }
+        self.endpoints = {b.name: b.endpoint for b in config.bots if b.endpoint is not None}
+        self.builtin = {b.name: b.builtin for b in config.bots if b.builtin is not None}
+        self.pool = ChannelPool()
+        self._restart_lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        """Start managed bots, then Hello every bot; any failure stops the league."""
+        try:
+            for bot in self.managed.values():
+                self.endpoints[bot.name] = await bot.start()
+        except BotStartError as error:
+            await self.stop()
+            raise LeagueError(str(error)) from None
+        problems = []
+        for name, endpoint in self.endpoints.items():
+            assert endpoint is not None
+            answer = await hello(self.pool.get(endpoint), endpoint, timeout_s=5.0)
+            if answer.error:
+                problems.append(f"bot {name!r}: {answer.error}")
+        if problems:
+            await self.stop()
+            raise LeagueError(
+                "the league did not start, nothing was played:\n  " + "\n  ".join(problems)
+            )
+
+    def seat(self, name: str, policy_seed: int) -> Seat:
+        """A seat for one match."""
+        if name in self.builtin:
+            from arena.cli.entrants import builtin_factory
+
+            policy: Policy = builtin_factory(str(self.builtin[name]))(policy_seed)
+            return LocalSeat(name, policy)
+        endpoint = self.endpoints[name]
+        assert endpoint is not None
+        return RemoteSeat(name, self.pool.get(endpoint), max_reply_bytes=4096)
+
+    async def revive(self, name: str) -> bool:
+        """Restart a managed bot that died (at most MAX_RESTARTS times)."""
+        bot = self.managed.get(name)
+        if bot is None or bot.running or bot.restarts >= MAX_RESTARTS:
+            return False
+        async with self._restart_lock:
+            if bot.running:
+                return True
+            try:
+                self.endpoints[name] = await bot.restart()
+            except BotStartError:
+                return False
+        return True
+
+    async def stop(self) -> None:
+        """Stop managed bots and close channels."""
+        await self.pool.close()
+        for bot in self.managed.values():
+            await bot.stop()
+
+
+def _match_rows(
+    config: LeagueConfig, table: Table, outcome: MatchOutcome, league_id: str
+) -> tuple[MatchRow, list[tuple[int, int, str, str, int]]]:
+    seats = []
+    faults = []
+    for index, seat in enumerate(outcome.seats):
+        counts = seat.fault_counts()
+        seats.append(
+            SeatRow(
+                seat=index,
+                bot=seat.name,
+                score=seat.score,
+                game_rank=seat.game_rank,
+                rank=seat.rank,
+                forfeited=seat.forfeited,
+                decisions=seat.decisions,
+                think_ms=round(seat.think_s * 1000, 3),
+                timeouts=counts["timeouts"],
+                errors=counts["errors"],
+                invalid=counts["invalid"],
+            )
+        )
+        faults += [
+            (index, n, str(f.kind), f.detail, f.request_id) for n, f in enumerate(seat.faults)
+        ]
+    row = MatchRow(
+        id=outcome.match_id,
+        league_id=league_id,
+        idx=table.index,
+        ladder=config.ladder,
+        seed=table.seed,
+        end_reason=outcome.result.end_reason,
+        decisions=outcome.decisions,
+        wall_s=round(outcome.wall_s, 4),
+        finished_at=time.time(),
+        seats=tuple(seats),
+    )
+    return row, faults
+
+
+def match_id(league_id: str, index: int) -> str:
+    """The id of a league's match: from the league and the index only."""
+    return f"{league_id}/{index:06d}"
+
+
+async def run_league(
+    config: LeagueConfig,
+    store: Store,
+    *,
+    progress: Progress | None = None,
+    on_commit: Callable[[int], None] | None = None,
+) -> LeagueSummary:
+    """Run (or resume) a league to its end."""
+    league_id = config.league_id
+    model = rating_model(config)
+    stored = store.league(league_id)
+    if stored is not None:
+        check_identity(config, stored)
+    names = [b.name for b in config.bots]
+    # Replay the stored results to rebuild the ratings after every committed match.
+    skills: dict[str, Skill] = dict.fromkeys(names, Skill())
+    matches_played: dict[str, int] = dict.fromkeys(names, 0)
+    snapshots: dict[int, dict[str, Skill]] = {-1: dict(skills)}
+    done = store.matches(league_id=league_id)
+    done.sort(key=lambda m: m.idx)
+    for row in done:
+        seats = sorted(row.seats, key=lambda s: s.seat)
+        new = rate(model, [skills[s.bot] for s in seats], [s.rank for s in seats])
+        for s, skill in zip(seats, new, strict=True):
+            skills[s.bot] = skill
+            matches_played[s.bot] += 1
+        snapshots[row.idx] = dict(skills)
+    summary = LeagueSummary(league_id, config.ladder, resumed_from=len(done))
+    committed = len(done)
+    lag = config.concurrency
+
+    def snapshot_for(index: int) -> dict[str, Skill]:
+        return snapshots[max(index - lag, -1)]
+
+    def stop_rule_met(index: int) -> bool:
+        if config.until_sigma <= 0:
+            return False
+        return all(s.sigma < config.until_sigma for s in snapshot_for(index).values())
+
+    entrants = _Entrants(config)
+    await entrants.start()
+    if stored is None:
+        store.create_league(
+            league_id, {"identity": config.identity(), "settings": config.to_json()}
+        )
+        for bot in config.bots:
+            store.upsert_bot(bot.name, bot.kind, bot.target)
+    scheduler = Scheduler(
+        names,
+        config.table_size,
+        config.seed,
+        kind=config.schedule,
+        duplicate=config.duplicate,
+        model=model,
+    )
+    game_config = config.game_config()
+    started = time.monotonic()
+    buffered: dict[int, tuple[Table, MatchOutcome]] = {}
+    committed_event = asyncio.Event()
+    slots = asyncio.Semaphore(config.concurrency)
+    tasks: set[asyncio.Task[None]] = set()
+    failures: list[BaseException] = []
+    total = config.total_matches
+
+    def leader() -> str:
+        if not any(matches_played.values()):
+            return ""
+        best = max(names, key=lambda n: (skills[n].conservative, n))
+        return f"{best} ({skills[best].conservative:.1f})"
+
+    def commit_ready() -> None:
+        nonlocal committed
+        while committed in buffered:
+            table, outcome = buffered.pop(committed)
+            ranks = outcome.ranks
+            new = rate(model, [skills[n] for n in table.seats], ranks)
+            ratings = []
+            for name, skill in zip(table.seats, new, strict=True):
+                skills[name] = skill
+                matches_played[name] += 1
+                ratings.append(
+                    RatingRow(config.ladder, name, skill.mu, skill.sigma, matches_played[name])
+                )
+            row, faults = _match_rows(config, table, outcome, league_id)
+            store.record_match(
+                row,
+                {"game": game_config.to_json(), "seats": list(table.seats)},
+                faults,
+                encode_record(outcome.record),
+                ratings,
+            )
+            snapshots[committed] = dict(skills)
+            snapshots.pop(committed - lag - 1, None)
+            summary.played += 1
+            summary.decisions += outcome.decisions
+            for seat in outcome.seats:
+                if seat.faults:
+                    summary.faulted[seat.name] = summary.faulted.get(seat.name, 0) + len(
+                        seat.faults
+                    )
+            committed += 1
+            if on_commit is not None:
+                on_commit(committed)
+            if progress is not None:
+                progress.update(committed, leader())
+        committed_event.set()
+
+    async def play(table: Table) -> None:
+        try:
+            seats = [
+                entrants.seat(name, derived_seed(table.seed, table.index, s))
+                for s, name in enumerate(table.seats)
+            ]
+            decks = None
+            if table.deal_group is not None:
+                decks = tuple(
+                    tuple(d) for d in ab.shuffle_decks(game_config, random.Random(table.seed))
+                )
+            spec = MatchSpec(
+                match_id=match_id(league_id, table.index),
+                config=game_config,
+                seed=table.seed,
+                decks=decks,
+                deadline_ms=config.deadline_ms,
+                time_bank_ms=config.time_bank_ms,
+                max_strikes=config.max_strikes,
+            )
+            outcome = await run_match(spec, seats)
+            for seat_outcome in outcome.seats:
+                if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
+                    await entrants.revive(seat_outcome.name)
+            buffered[table.index] = (table, outcome)
+            commit_ready()
+        except Exception as error:  # a bug, not a bot fault: stop the league cleanly
+            failures.append(error)
+            committed_event.set()
+        finally:
+            slots.release()
+
+    def check_failures() -> None:
+        if failures:
+            raise LeagueError(f"a match failed unexpectedly: {failures[0]!r}") from failures[0]
+
+    if progress is not None:
+        progress.total = total
+        progress.update(committed, leader())
+    try:
+        index = 0
+        while index < total:
+            table_needs = config.schedule == "rating" or config.until_sigma > 0
+            if table_needs:
+                while max(index - lag, -1) not in snapshots and index - lag >= committed:
+                    committed_event.clear()
+                    await committed_event.wait()
+                    check_failures()
+            if index >= committed and stop_rule_met(index):
+                break
+            table = scheduler.next_table(snapshot_for(index) if table_needs else None)
+            if index < committed:
+                index += 1
+                continue  # already played and committed before a restart
+            await slots.acquire()
+            check_failures()
+            task = asyncio.create_task(play(table))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+            index += 1
+        while tasks:
+            await asyncio.gather(*tasks)
+        check_failures()
+    finally:
+        for task in list(tasks):
+            task.cancel()
+        for task in list(tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        summary.restarts = {n: b.restarts for n, b in entrants.managed.items() if b.restarts}
+        await entrants.stop()
+        if progress is not None:
+            progress.close()
+    store.finish_league(league_id)
+    summary.total = committed
+    summary.wall_s = time.monotonic() - started
+    return summary

@@ -1,0 +1,173 @@
+"""Who plays whom, in which seats: balanced round robin, random tables, and
+rating-driven matchmaking; and duplicate deal groups that never replay a deal to a bot.
+
+A scheduler is generated in match-index order and is deterministic given the league
+seed (and, for matchmaking, the ratings it is shown), so a resumed league regenerates
+exactly the tables of an uninterrupted one.
+
+Seating matters in this game: the start player has an edge, and fixed seating orders
+rank worse than varied neighbours (shared/DESIGN.md). So every scheduler seats a table by
+choosing, among all permutations, the one that gives each bot its least-used seats and
+its least-seen left neighbours.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .rating import RatingModel, Skill, quality
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One scheduled match."""
+
+    index: int
+    """The match's index in the league."""
+    seats: tuple[str, ...]
+    """Bot names by seat."""
+    seed: int
+    """Seed of the match's shuffles."""
+    deal_group: int | None
+    """Duplicate: matches of one group play the same shuffles (seeded by the group)."""
+
+
+def derived_seed(*parts: object) -> int:
+    """A 63-bit seed derived from the parts (stable across runs and platforms)."""
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+class Scheduler:
+    """Generates tables in index order."""
+
+    def __init__(
+        self,
+        bots: Sequence[str],
+        table_size: int,
+        seed: int,
+        *,
+        kind: str = "balanced",
+        duplicate: bool = False,
+        model: RatingModel | None = None,
+    ) -> None:
+        if table_size > len(bots):
+            raise ValueError("more seats than bots")
+        self.bots = list(bots)
+        self.k = table_size
+        self.seed = seed
+        self.kind = kind
+        self.duplicate = duplicate
+        self.model = model or RatingModel()
+        self._rng = random.Random(derived_seed(seed, "schedule"))
+        self.played: dict[str, int] = dict.fromkeys(bots, 0)
+        self.meetings: dict[tuple[str, str], int] = defaultdict(int)
+        self.seat_use: dict[tuple[str, int], int] = defaultdict(int)
+        self.left_of: dict[tuple[str, str], int] = defaultdict(int)
+        self._pending: list[Table] = []
+        self._next_index = 0
+        self._group = 0
+
+    @property
+    def tables_per_group(self) -> int:
+        """Duplicate: disjoint tables that replay one deal (each bot at most once)."""
+        return len(self.bots) // self.k if self.duplicate else 1
+
+    def next_table(self, ratings: Mapping[str, Skill] | None = None) -> Table:
+        """The next match's table (``ratings``: the matchmaking snapshot)."""
+        if not self._pending:
+            self._fill(ratings or {})
+        return self._pending.pop(0)
+
+    def _fill(self, ratings: Mapping[str, Skill]) -> None:
+        used: set[str] = set()
+        group = self._group if self.duplicate else None
+        for _ in range(self.tables_per_group):
+            chosen = self._choose([b for b in self.bots if b not in used], ratings)
+            used.update(chosen)
+            seats = self._seat(chosen)
+            index = self._next_index
+            self._next_index += 1
+            seed = (
+                derived_seed(self.seed, "deal", group)
+                if group is not None
+                else derived_seed(self.seed, "match", index)
+            )
+            self._pending.append(Table(index, seats, seed, group))
+            self._count(seats)
+        self._group += 1
+
+    def _choose(self, pool: list[str], ratings: Mapping[str, Skill]) -> list[str]:
+        rng = self._rng
+        tiebreak = {b: rng.random() for b in pool}
+        if self.kind == "random":
+            return rng.sample(pool, self.k)
+        if self.kind == "rating":
+            return self._matchmake(pool, ratings, tiebreak)
+        chosen = [min(pool, key=lambda b: (self.played[b], tiebreak[b]))]
+        while len(chosen) < self.k:
+            chosen.append(
+                min(
+                    (b for b in pool if b not in chosen),
+                    key=lambda b: (
+                        self.played[b],
+                        sum(self.meetings[_pair(b, c)] for c in chosen),
+                        tiebreak[b],
+                    ),
+                )
+            )
+        return chosen
+
+    def _matchmake(
+        self, pool: list[str], ratings: Mapping[str, Skill], tiebreak: Mapping[str, float]
+    ) -> list[str]:
+        """The most uncertain bot first, then whoever makes the closest table."""
+
+        def skill(bot: str) -> Skill:
+            return ratings.get(bot, Skill())
+
+        anchor = max(pool, key=lambda b: (skill(b).sigma, -self.played[b], tiebreak[b]))
+        chosen = [anchor]
+        while len(chosen) < self.k:
+            chosen.append(
+                max(
+                    (b for b in pool if b not in chosen),
+                    key=lambda b: (
+                        round(quality(self.model, [skill(c) for c in [*chosen, b]]), 9),
+                        -self.played[b],
+                        tiebreak[b],
+                    ),
+                )
+            )
+        return chosen
+
+    def _seat(self, chosen: list[str]) -> tuple[str, ...]:
+        best: tuple[str, ...] = tuple(chosen)
+        best_cost: tuple[int, int, float] | None = None
+        rng = self._rng
+        for order in itertools.permutations(chosen):
+            seat_cost = sum(self.seat_use[(bot, s)] for s, bot in enumerate(order))
+            neighbour_cost = sum(
+                self.left_of[(order[s], order[(s + 1) % self.k])] for s in range(self.k)
+            )
+            cost = (seat_cost, neighbour_cost, rng.random())
+            if best_cost is None or cost < best_cost:
+                best, best_cost = order, cost
+        return best
+
+    def _count(self, seats: tuple[str, ...]) -> None:
+        for s, bot in enumerate(seats):
+            self.played[bot] += 1
+            self.seat_use[(bot, s)] += 1
+            self.left_of[(bot, seats[(s + 1) % self.k])] += 1
+        for a, b in itertools.combinations(seats, 2):
+            self.meetings[_pair(a, b)] += 1
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)

@@ -1,0 +1,89 @@
+"""The schema, as numbered migrations. ``PRAGMA user_version`` holds the version applied;
+a migration runs once, in its own transaction. Never edit a released migration: add one."""
+
+from __future__ import annotations
+
+from typing import Final
+
+APPLICATION_ID: Final = 0x41424C58  # "ABLX": marks the file as an arena database
+
+MIGRATIONS: Final[tuple[str, ...]] = (
+    # 1: bots, leagues, matches with their seats, faults and records, ratings and history.
+    """
+    CREATE TABLE bots (
+        name        TEXT PRIMARY KEY,
+        kind        TEXT NOT NULL,          -- remote | managed | builtin
+        target      TEXT NOT NULL,          -- endpoint, command, or built-in policy name
+        owner       TEXT,
+        description TEXT NOT NULL DEFAULT '',
+        status      TEXT NOT NULL DEFAULT 'active',
+        status_reason TEXT NOT NULL DEFAULT '',
+        created_at  REAL NOT NULL
+    );
+    CREATE TABLE leagues (
+        id          TEXT PRIMARY KEY,
+        config_json TEXT NOT NULL,
+        status      TEXT NOT NULL,          -- running | finished
+        created_at  REAL NOT NULL,
+        finished_at REAL
+    );
+    CREATE TABLE matches (
+        id          TEXT PRIMARY KEY,       -- derived from the league and the index
+        league_id   TEXT NOT NULL REFERENCES leagues(id),
+        idx         INTEGER NOT NULL,
+        ladder      TEXT NOT NULL,
+        seed        INTEGER NOT NULL,
+        config_json TEXT NOT NULL,
+        end_reason  TEXT NOT NULL,
+        decisions   INTEGER NOT NULL,
+        wall_s      REAL NOT NULL,
+        finished_at REAL NOT NULL,
+        UNIQUE (league_id, idx)
+    );
+    CREATE TABLE seats (
+        match_id    TEXT NOT NULL REFERENCES matches(id),
+        seat        INTEGER NOT NULL,
+        bot         TEXT NOT NULL,
+        score       INTEGER NOT NULL,
+        game_rank   INTEGER NOT NULL,
+        rank        INTEGER NOT NULL,
+        forfeited   INTEGER NOT NULL,
+        decisions   INTEGER NOT NULL,
+        think_ms    REAL NOT NULL,
+        timeouts    INTEGER NOT NULL,
+        errors      INTEGER NOT NULL,
+        invalid     INTEGER NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX seats_by_bot ON seats(bot);
+    CREATE TABLE faults (
+        match_id    TEXT NOT NULL REFERENCES matches(id),
+        seat        INTEGER NOT NULL,
+        n           INTEGER NOT NULL,
+        kind        TEXT NOT NULL,
+        detail      TEXT NOT NULL,
+        request_id  INTEGER NOT NULL,
+        PRIMARY KEY (match_id, seat, n)
+    );
+    CREATE TABLE records (
+        match_id    TEXT PRIMARY KEY REFERENCES matches(id),
+        record      BLOB NOT NULL           -- gzip JSON lines (arena/referee/record.py)
+    );
+    CREATE TABLE ratings (
+        ladder      TEXT NOT NULL,
+        bot         TEXT NOT NULL,
+        mu          REAL NOT NULL,
+        sigma       REAL NOT NULL,
+        matches     INTEGER NOT NULL,
+        PRIMARY KEY (ladder, bot)
+    );
+    CREATE TABLE rating_history (
+        ladder      TEXT NOT NULL,
+        bot         TEXT NOT NULL,
+        match_id    TEXT NOT NULL REFERENCES matches(id),
+        mu          REAL NOT NULL,
+        sigma       REAL NOT NULL,
+        PRIMARY KEY (ladder, bot, match_id)
+    );
+    """,
+)

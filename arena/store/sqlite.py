@@ -1,0 +1,355 @@
+"""The SQLite store. One writer connection; WAL so readers (``arena ratings`` while a
+league runs) never block it. A match's result and its rating update are written in one
+transaction, so a killed process leaves either both or neither."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .migrations import APPLICATION_ID, MIGRATIONS
+
+
+class StoreError(RuntimeError):
+    """A database the arena cannot use, with what to do about it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat of a finished match, as stored."""
+
+    seat: int
+    bot: str
+    score: int
+    game_rank: int
+    rank: int
+    forfeited: bool
+    decisions: int
+    think_ms: float
+    timeouts: int
+    errors: int
+    invalid: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """A finished match, as stored."""
+
+    id: str
+    league_id: str
+    idx: int
+    ladder: str
+    seed: int
+    end_reason: str
+    decisions: int
+    wall_s: float
+    finished_at: float
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A bot's current rating on a ladder."""
+
+    ladder: str
+    bot: str
+    mu: float
+    sigma: float
+    matches: int
+
+
+class Store:
+    """An open arena database."""
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise StoreError(f"no database at {self.path}; run a league first (--db {path})")
+        if self.path.exists() and self.path.is_dir():
+            raise StoreError(f"{self.path} is a directory; give a database file path")
+        self._check_existing_file()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+        except (sqlite3.Error, OSError) as error:
+            raise StoreError(f"cannot open database {self.path}: {error}") from None
+        self._db.row_factory = sqlite3.Row
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise StoreError(f"{self.path} is not a usable arena database: {error}") from None
+
+    def _check_existing_file(self) -> None:
+        """Refuse, before writing anything, a file that is not an arena database."""
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return
+        with self.path.open("rb") as handle:
+            header = handle.read(100)
+        if not header.startswith(b"SQLite format 3\x00"):
+            raise StoreError(
+                f"{self.path} is not an SQLite database; give a new file name or an arena database"
+            )
+        app_id = int.from_bytes(header[68:72], "big")
+        if app_id not in (0, APPLICATION_ID):
+            raise StoreError(f"{self.path} belongs to another application; not touching it")
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
+        if version == 0 and app_id == 0:
+            tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise StoreError(
+                    f"{self.path} is an SQLite database of something else (it has tables "
+                    "but no arena schema); not touching it"
+                )
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path} has schema version {version}, newer than this arena "
+                f"({len(MIGRATIONS)}); upgrade the arena"
+            )
+        for number in range(version, len(MIGRATIONS)):
+            # One script so the migration and its version number commit together
+            # (executescript would commit a transaction opened outside it).
+            try:
+                self._db.executescript(
+                    "BEGIN IMMEDIATE;"
+                    + MIGRATIONS[number]
+                    + f";PRAGMA user_version = {number + 1};"
+                    + f"PRAGMA application_id = {APPLICATION_ID};COMMIT;"
+                )
+            except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on error)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._db.close()
+
+    # ------------------------------------------------------------------ bots
+
+    def upsert_bot(self, name: str, kind: str, target: str, description: str = "") -> None:
+        """Register a bot, or update its kind and target."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO bots(name, kind, target, description, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET kind=excluded.kind, "
+                "target=excluded.target",
+                (name, kind, target, description, time.time()),
+            )
+
+    # --------------------------------------------------------------- leagues
+
+    def league(self, league_id: str) -> dict[str, Any] | None:
+        """A league's stored row, or None."""
+        row = self._db.execute("SELECT * FROM leagues WHERE id = ?", (league_id,)).fetchone()
+        return dict(row) if row is not None else None
+
+    def create_league(self, league_id: str, config: dict[str, Any]) -> None:
+        """Store a new league."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO leagues(id, config_json, status, created_at) VALUES (?, ?, ?, ?)",
+                (league_id, json.dumps(config, sort_keys=True), "running", time.time()),
+            )
+
+    def finish_league(self, league_id: str) -> None:
+        """Mark a league finished."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE leagues SET status='finished', finished_at=? WHERE id=?",
+                (time.time(), league_id),
+            )
+
+    # --------------------------------------------------------------- matches
+
+    def record_match(
+        self,
+        match: MatchRow,
+        config: dict[str, Any],
+        faults: Sequence[tuple[int, int, str, str, int]],
+        record: bytes,
+        ratings: Sequence[RatingRow],
+    ) -> None:
+        """A finished match, its seats, faults, record and the ratings after it: one
+        transaction."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO matches(id, league_id, idx, ladder, seed, config_json, end_reason,"
+                " decisions, wall_s, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match.id,
+                    match.league_id,
+                    match.idx,
+                    match.ladder,
+                    match.seed,
+                    json.dumps(config, sort_keys=True),
+                    match.end_reason,
+                    match.decisions,
+                    match.wall_s,
+                    match.finished_at,
+                ),
+            )
+            db.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        match.id,
+                        s.seat,
+                        s.bot,
+                        s.score,
+                        s.game_rank,
+                        s.rank,
+                        int(s.forfeited),
+                        s.decisions,
+                        s.think_ms,
+                        s.timeouts,
+                        s.errors,
+                        s.invalid,
+                    )
+                    for s in match.seats
+                ],
+            )
+            db.executemany(
+                "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)",
+                [(match.id, *fault) for fault in faults],
+            )
+            db.execute("INSERT INTO records VALUES (?, ?)", (match.id, record))
+            for rating in ratings:
+                db.execute(
+                    "INSERT INTO ratings VALUES (?, ?, ?, ?, ?) ON CONFLICT(ladder, bot) DO "
+                    "UPDATE SET mu=excluded.mu, sigma=excluded.sigma, matches=excluded.matches",
+                    (rating.ladder, rating.bot, rating.mu, rating.sigma, rating.matches),
+                )
+                db.execute(
+                    "INSERT INTO rating_history VALUES (?, ?, ?, ?, ?)",
+                    (rating.ladder, rating.bot, match.id, rating.mu, rating.sigma),
+                )
+
+    def matches(
+        self, *, league_id: str | None = None, bot: str | None = None, limit: int | None = None
+    ) -> list[MatchRow]:
+        """Finished matches, newest index last (optionally of one league or one bot)."""
+        sql = "SELECT * FROM matches"
+        where, params = [], []
+        if league_id is not None:
+            where.append("league_id = ?")
+            params.append(league_id)
+        if bot is not None:
+            where.append("id IN (SELECT match_id FROM seats WHERE bot = ?)")
+            params.append(bot)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY finished_at, idx"
+        rows = self._db.execute(sql, params).fetchall()
+        if limit is not None:
+            rows = rows[-limit:]
+        return [self._match_row(row) for row in rows]
+
+    def match(self, match_id: str) -> MatchRow | None:
+        """One finished match."""
+        row = self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return self._match_row(row) if row is not None else None
+
+    def _match_row(self, row: sqlite3.Row) -> MatchRow:
+        seats = self._db.execute(
+            "SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (row["id"],)
+        ).fetchall()
+        return MatchRow(
+            id=row["id"],
+            league_id=row["league_id"],
+            idx=row["idx"],
+            ladder=row["ladder"],
+            seed=row["seed"],
+            end_reason=row["end_reason"],
+            decisions=row["decisions"],
+            wall_s=row["wall_s"],
+            finished_at=row["finished_at"],
+            seats=tuple(
+                SeatRow(
+                    seat=s["seat"],
+                    bot=s["bot"],
+                    score=s["score"],
+                    game_rank=s["game_rank"],
+                    rank=s["rank"],
+                    forfeited=bool(s["forfeited"]),
+                    decisions=s["decisions"],
+                    think_ms=s["think_ms"],
+                    timeouts=s["timeouts"],
+                    errors=s["errors"],
+                    invalid=s["invalid"],
+                )
+                for s in seats
+            ),
+        )
+
+    def finished_indices(self, league_id: str) -> list[int]:
+        """Indices of a league's finished matches."""
+        rows = self._db.execute(
+            "SELECT idx FROM matches WHERE league_id = ? ORDER BY idx", (league_id,)
+        ).fetchall()
+        return [row[0] for row in rows]
+
+    def record(self, match_id: str) -> bytes | None:
+        """A match's compressed record."""
+        row = self._db.execute(
+            "SELECT record FROM records WHERE match_id = ?", (match_id,)
+        ).fetchone()
+        return bytes(row[0]) if row is not None else None
+
+    # --------------------------------------------------------------- ratings
+
+    def ladders(self) -> list[str]:
+        """Every ladder with ratings."""
+        return [r[0] for r in self._db.execute("SELECT DISTINCT ladder FROM ratings ORDER BY 1")]
+
+    def ratings(self, ladder: str) -> list[RatingRow]:
+        """Current ratings on a ladder."""
+        rows = self._db.execute(
+            "SELECT * FROM ratings WHERE ladder = ? ORDER BY bot", (ladder,)
+        ).fetchall()
+        return [RatingRow(r["ladder"], r["bot"], r["mu"], r["sigma"], r["matches"]) for r in rows]
+
+    def rating_history(self, ladder: str) -> list[tuple[str, str, float, float]]:
+        """(bot, match id, mu, sigma) after each rated match, in match order."""
+        rows = self._db.execute(
+            "SELECT h.bot, h.match_id, h.mu, h.sigma FROM rating_history h "
+            "JOIN matches m ON m.id = h.match_id WHERE h.ladder = ? "
+            "ORDER BY m.finished_at, m.idx",
+            (ladder,),
+        ).fetchall()
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def seat_stats(self, ladder: str) -> dict[str, dict[str, float]]:
+        """Per bot on a ladder: matches, wins, mean score, mean rank and fault counts."""
+        rows = self._db.execute(
+            "SELECT s.bot, count(*) AS matches, sum(s.rank = 1) AS wins, avg(s.score) AS "
+            "mean_score, avg(s.rank) AS mean_rank, sum(s.timeouts) AS timeouts, "
+            "sum(s.errors) AS errors, sum(s.invalid) AS invalid, sum(s.forfeited) AS forfeits "
+            "FROM seats s JOIN matches m ON m.id = s.match_id WHERE m.ladder = ? "
+            "GROUP BY s.bot",
+            (ladder,),
+        ).fetchall()
+        return {r["bot"]: {k: r[k] for k in r.keys() if k != "bot"} for r in rows}  # noqa: SIM118
