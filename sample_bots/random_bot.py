@@ -1,0 +1,14 @@
+"""A bot that plays a uniformly random legal action.
+
+Run from the repository root: ``python sample_bots/random_bot.py --port 50061``.
+"""
+
+from arena.policies import RandomPolicy
+from arena.sdk import BotInfo, run_bot
+
+INFO = BotInfo(name="random", version="1.0", author="Abluxxen Arena samples")
+
+
+if __name__ == "__main__":
+    # A fresh RandomPolicy() per match, unseeded: every match plays differently.
+    run_bot(RandomPolicy, info=INFO)
