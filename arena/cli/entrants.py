@@ -3,23 +3,25 @@ in-process policy (``random``, ``greedy``, or ``NAME=random``)."""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.policies import Policy
+from arena.names import BadNameError, check_name
+from arena.policies.registry import BUILTIN_POLICIES, builtin_factory
 from arena.referee.channels import EndpointError, parse_endpoint
 
-_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-BUILTIN_POLICIES: dict[str, str] = {
-    "random": "arena.policies.random_policy:RandomPolicy",
-    "greedy": "arena.policies.greedy:GreedyPolicy",
-}
-"""Built-in in-process policies by name, as ``module:class``."""
+__all__ = ["BUILTIN_POLICIES", "EntrantError", "EntrantSpec", "builtin_factory", "parse_entrants"]
 
 
 class EntrantError(ValueError):
     """A ``--bot`` argument that names no bot."""
+
+
+def _name(name: str) -> str:
+    try:
+        return check_name(name)
+    except BadNameError as error:
+        raise EntrantError(str(error)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,27 +36,13 @@ class EntrantSpec:
     """Name of a built-in policy."""
 
 
-def builtin_factory(name: str) -> Callable[[int], Policy]:
-    """A constructor ``seed -> Policy`` of a built-in policy."""
-    module_name, _, attr = BUILTIN_POLICIES[name].partition(":")
-    factory: Callable[[int], Policy] = getattr(importlib.import_module(module_name), attr)
-    return factory
-
-
-def check_name(name: str) -> str:
-    """A valid entrant name (1–40 of letters, digits, ``_ . -``)."""
-    if not name or len(name) > 40 or not set(name) <= _NAME_CHARS:
-        raise EntrantError(f"bad bot name {name!r}: use 1-40 letters, digits, '_', '.' or '-'")
-    return name
-
-
 def parse_entrant(text: str) -> EntrantSpec:
     """Parse one ``--bot`` value."""
     name, sep, target = text.partition("=")
     if not sep:
         target, name = text, text
     if target in BUILTIN_POLICIES:
-        return EntrantSpec(check_name(name), builtin=target)
+        return EntrantSpec(_name(name), builtin=target)
     if ":" not in target:
         known = ", ".join(BUILTIN_POLICIES)
         raise EntrantError(
@@ -66,7 +54,7 @@ def parse_entrant(text: str) -> EntrantSpec:
         raise EntrantError(f"--bot {text!r}: {error}") from None
     if not sep:
         raise EntrantError(f"--bot {text!r}: name the bot, e.g. --bot mybot={target}")
-    return EntrantSpec(check_name(name), endpoint=target)
+    return EntrantSpec(_name(name), endpoint=target)
 
 
 def parse_entrants(values: Sequence[str]) -> list[EntrantSpec]:

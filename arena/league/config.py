@@ -23,8 +23,9 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Final
 
-from arena.cli.entrants import BUILTIN_POLICIES, check_name
 from arena.games import abluxxen as ab
+from arena.names import check_name
+from arena.policies.registry import BUILTIN_POLICIES
 from arena.referee.channels import EndpointError, parse_endpoint
 
 SCHEDULES: Final = ("balanced", "random", "rating")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from arena.games import abluxxen as ab
 from arena.policies import Policy
+from arena.policies.registry import builtin_factory
 from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, run_match
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello
@@ -118,8 +119,6 @@ class _Entrants:
     def seat(self, name: str, policy_seed: int) -> Seat:
         """A seat for one match."""
         if name in self.builtin:
-            from arena.cli.entrants import builtin_factory
-
             policy: Policy = builtin_factory(str(self.builtin[name]))(policy_seed)
             return LocalSeat(name, policy)
         endpoint = self.endpoints[name]

@@ -13,6 +13,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from arena.games.abluxxen import JOKER, Action, ActionKind, DecisionKind, Observation
+from arena.v1 import bot_pb2
+
+from .seeding import seed_for_match
 
 MAX_NUMBER: Final = 13
 """The highest number card; a joker set (value 14) is above it."""
@@ -47,6 +50,10 @@ class GreedyPolicy:
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
+
+    def match_start(self, start: bot_pb2.MatchStart) -> None:
+        """Served as a bot: reseed from the match, so each match replays identically."""
+        self._rng.seed(seed_for_match(start))
 
     def choose(self, obs: Observation) -> Action:
         """The legal action with the highest heuristic score."""

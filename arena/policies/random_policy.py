@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 
 from arena.games.abluxxen import Action, Observation
+from arena.v1 import bot_pb2
+
+from .seeding import seed_for_match
 
 
 class RandomPolicy:
@@ -12,6 +15,10 @@ class RandomPolicy:
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
+
+    def match_start(self, start: bot_pb2.MatchStart) -> None:
+        """Served as a bot: reseed from the match, so each match replays identically."""
+        self._rng.seed(seed_for_match(start))
 
     def choose(self, obs: Observation) -> Action:
         """A uniformly random legal action."""

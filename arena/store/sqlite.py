@@ -81,6 +81,7 @@ class Store:
             raise StoreError(f"cannot open database {self.path}: {error}") from None
         self._db.row_factory = sqlite3.Row
         try:
+            self._refuse_foreign()  # before any write, WAL mode included
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
@@ -88,6 +89,9 @@ class Store:
         except sqlite3.DatabaseError as error:
             self._db.close()
             raise StoreError(f"{self.path} is not a usable arena database: {error}") from None
+        except StoreError:
+            self._db.close()
+            raise
 
     def _check_existing_file(self) -> None:
         """Refuse, before writing anything, a file that is not an arena database."""
@@ -103,7 +107,7 @@ class Store:
         if app_id not in (0, APPLICATION_ID):
             raise StoreError(f"{self.path} belongs to another application; not touching it")
 
-    def _migrate(self) -> None:
+    def _refuse_foreign(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
         if version == 0 and app_id == 0:
@@ -113,6 +117,9 @@ class Store:
                     f"{self.path} is an SQLite database of something else (it has tables "
                     "but no arena schema); not touching it"
                 )
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > len(MIGRATIONS):
             raise StoreError(
                 f"{self.path} has schema version {version}, newer than this arena "

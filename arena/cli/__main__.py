@@ -1,0 +1,7 @@
+"""``python -m arena.cli``: the same as the ``arena`` command."""
+
+import sys
+
+from arena.cli import main
+
+sys.exit(main())
