@@ -57,7 +57,12 @@ class Inbox:
             msg = self._queue.popleft()
             if _is_decide(msg) and any(_is_decide(m) for m in self._queue):
                 self.skipped += 1
-                log.info("skipped stale request %d: a newer one is waiting", msg.decide.request_id)
+                # Worth a warning: the policy is slower than the arena's deadline.
+                log.warning(
+                    "skipped request %d: the arena sent a newer one while the policy was "
+                    "still thinking (it timed out)",
+                    msg.decide.request_id,
+                )
                 continue
             return msg
 

@@ -143,25 +143,37 @@ def test_many_concurrent_streams() -> None:
     assert all(n > 0 for n in asyncio.run(main()))
 
 
-class Slow(RandomPolicy):
+class Gated(RandomPolicy):
+    """Holds its first decision until the test releases it."""
+
+    entered = threading.Event()
+    release = threading.Event()
+
     def choose(self, obs: ab.Observation) -> ab.Action:
-        time.sleep(0.6)
+        if not self.entered.is_set():
+            self.entered.set()
+            assert self.release.wait(READ_TIMEOUT_S)
         return super().choose(obs)
 
 
 def test_a_request_overtaken_by_a_newer_one_is_not_answered() -> None:
     # The arena sends a new request only after the old one timed out; answering the
     # old one would make the new answer late too.
+    Gated.entered.clear()
+    Gated.release.clear()
+
     async def main() -> list[int]:
-        async with served(Slow) as (channel, _):
+        async with served(Gated) as (channel, _):
             table = Table(seed=2, seat=0)
             call = async_stub(channel).Play()
             await call.write(start_message("m", 0, table.config))
             assert table.advance()
-            await call.write(table.request())  # id 1: the policy starts on it
-            await asyncio.sleep(0.2)
+            await call.write(table.request())  # id 1: the policy holds on it
+            assert await asyncio.to_thread(Gated.entered.wait, READ_TIMEOUT_S)
             await call.write(table.request())  # id 2: stale once id 3 arrives
             await call.write(table.request())  # id 3
+            await asyncio.sleep(0.3)  # let both reach the bot's inbox
+            Gated.release.set()
             ids = [(await read(call)).request_id for _ in range(2)]
             await call.done_writing()
             assert await read(call) is grpc.aio.EOF
