@@ -10,5 +10,6 @@ INFO = BotInfo(name="greedy", version="1.0", author="Abluxxen Arena samples")
 
 
 if __name__ == "__main__":
-    # GreedyPolicy keeps no memory between decisions; a fresh one per match all the same.
+    # A fresh GreedyPolicy() per match (it keeps no memory; its tie-breaks are seeded
+    # from the match id and seat by its match_start hook).
     run_bot(GreedyPolicy, info=INFO)

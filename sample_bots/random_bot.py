@@ -10,5 +10,6 @@ INFO = BotInfo(name="random", version="1.0", author="Abluxxen Arena samples")
 
 
 if __name__ == "__main__":
-    # A fresh RandomPolicy() per match, unseeded: every match plays differently.
+    # A fresh RandomPolicy() per match; its match_start hook seeds it from the match id
+    # and seat, so a replayed match is played the same way.
     run_bot(RandomPolicy, info=INFO)
