@@ -78,7 +78,7 @@ def recorded_requests() -> list[bot_pb2.ArenaMessage]:
     """The DecideRequests of a real 4-player game, as the referee would send them."""
     state = ab.new_game(ab.make_config(4, "amigo"), random.Random(11))
     cursors = [0] * 4
-    out = []
+    out: list[bot_pb2.ArenaMessage] = []
     rng = random.Random(5)
     while not state.is_over:
         seat = state.deciding

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""League throughput against the bare ceiling of the gRPC streams, in one run.
+
+(a) echo ceiling: trivial bot servers in other processes (one per entrant, as many as
+    the leagues use), many streams in flight, each sending real DecideRequests (sizes
+    recorded from a 4-player game) and waiting for a one-line reply: messages/s.
+(b) 4-player leagues among random bots (sample_bots/random_bot.py, started by the
+    arena as processes) at concurrency 1, 4, 16 and 64: matches/s and decisions/s.
+
+Last line JSON: {"echo_msgs_per_s", "best_decisions_per_s", "ratio", ...}; ratio is
+the best league decisions/s over the echo messages/s (goal >= 0.70).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench_referee import recorded_requests, start_server  # noqa: E402
+
+from arena.league.config import Entrant, LeagueConfig  # noqa: E402
+from arena.league.runner import run_league  # noqa: E402
+from arena.store import Store  # noqa: E402
+from arena.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
+
+
+async def echo_ceiling(endpoints: list[str], streams: int, seconds: float) -> float:
+    """Messages/s over ``streams`` concurrent streams spread over the servers."""
+    requests = recorded_requests()
+    channels = [grpc.aio.insecure_channel(e) for e in endpoints]
+    count = 0
+    stop_at = 0.0
+
+    async def pump(index: int) -> None:
+        nonlocal count
+        call = bot_pb2_grpc.BotStub(channels[index % len(channels)]).Play()
+        await call.write(bot_pb2.ArenaMessage(start=bot_pb2.MatchStart(match_id="echo")))
+        i = index
+        while time.perf_counter() < stop_at:
+            await call.write(requests[i % len(requests)])
+            await call.read()
+            count += 1
+            i += 1
+        await call.done_writing()
+        call.cancel()
+
+    stop_at = time.perf_counter() + 0.5  # warm-up
+    await asyncio.gather(*(pump(i) for i in range(streams)))
+    count = 0
+    started = time.perf_counter()
+    stop_at = started + seconds
+    await asyncio.gather(*(pump(i) for i in range(streams)))
+    elapsed = time.perf_counter() - started
+    for channel in channels:
+        await channel.close()
+    return count / elapsed
+
+
+async def league_rate(bots: int, concurrency: int, matches: int) -> tuple[float, float]:
+    """(matches/s, decisions/s) of a league of managed random bots."""
+    with tempfile.TemporaryDirectory() as tmp:
+        config = LeagueConfig(
+            bots=tuple(
+                Entrant(f"random-{i}", command=f"python {ROOT / 'sample_bots/random_bot.py'}")
+                for i in range(bots)
+            ),
+            name=f"bench-{concurrency}",
+            table_size=4,
+            matches=matches,
+            concurrency=concurrency,
+            deadline_ms=5000,
+            db=str(Path(tmp) / "bench.db"),
+        )
+        store = Store(config.db)
+        summary = await run_league(config, store)
+        store.close()
+    # wall_s includes starting the bot processes; subtract nothing, it is what users see
+    return summary.played / summary.wall_s, summary.decisions / summary.wall_s
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", type=int, default=4, help="entrants (bot processes)")
+    parser.add_argument("--matches", type=int, default=64, help="matches per league")
+    parser.add_argument("--seconds", type=float, default=5.0, help="echo measuring time")
+    parser.add_argument("--streams", type=int, default=64, help="echo streams in flight")
+    parser.add_argument("--levels", default="1,4,16,64", help="league concurrencies")
+    args = parser.parse_args()
+    print(f"bench_league: pid {os.getpid()}, {os.cpu_count()} cpus, {args.bots} bot processes")
+    servers = [start_server(hang=False) for _ in range(args.bots)]
+    try:
+        echo = asyncio.run(echo_ceiling([e for _, e in servers], args.streams, args.seconds))
+    finally:
+        for process, _ in servers:
+            process.terminate()
+            process.wait(timeout=10)
+    print(f"echo ceiling: {echo:.0f} msgs/s over {args.streams} streams")
+    results = {}
+    for level in (int(x) for x in args.levels.split(",")):
+        matches_per_s, decisions_per_s = asyncio.run(league_rate(args.bots, level, args.matches))
+        results[level] = (matches_per_s, decisions_per_s)
+        print(f"league concurrency {level:>3}: {matches_per_s:.2f} matches/s, "
+              f"{decisions_per_s:.0f} decisions/s")  # fmt: skip
+    best = max(d for _, d in results.values())
+    print(
+        json.dumps(
+            {
+                "echo_msgs_per_s": round(echo, 1),
+                "best_decisions_per_s": round(best, 1),
+                "ratio": round(best / echo, 3),
+                "by_concurrency": {
+                    str(k): {"matches_per_s": round(m, 3), "decisions_per_s": round(d, 1)}
+                    for k, (m, d) in results.items()
+                },
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
