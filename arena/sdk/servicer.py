@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, NoReturn
 
@@ -18,6 +19,11 @@ from .info import BotInfo
 
 log = logging.getLogger("arena.sdk")
 
+INLINE_LIMIT_S = 0.002
+"""A decision this quick may run on the event loop (see ``_Pace``)."""
+QUICK_STREAK = 3
+"""Quick decisions in a row before a match's decisions move onto the event loop."""
+
 PolicyFactory = Callable[[], Policy]
 """Makes the policy of one match (a class such as ``RandomPolicy`` will do)."""
 
@@ -31,7 +37,8 @@ async def abort(context: Any, code: grpc.StatusCode, detail: str) -> NoReturn:
 class PolicyServicer(bot_pb2_grpc.BotServicer):
     """Answers ``Hello`` with the BotInfo and plays every Play stream with a new policy.
 
-    Policies run in worker threads, so a slow one holds up only its own stream. Optional
+    Policies start in a worker thread, so a slow one holds up only its own stream; one
+    that proves quick moves onto the event loop (see ``_Pace``). Optional
     policy hooks: ``match_start(MatchStart)`` and ``match_over(MatchOver)``.
     """
 
@@ -52,11 +59,13 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
         ends when the arena half-closes."""
         inbox = Inbox(request_iterator)
         policy: Policy | None = None
+        pace = _Pace()
         try:
             while (msg := await inbox.next()) is not None:
                 kind = msg.WhichOneof("kind")
                 if kind == "start":
                     policy = await self._start(msg.start, context)
+                    pace = _Pace(threaded=bool(getattr(policy, "threaded", False)))
                 elif kind == "decide":
                     if policy is None:
                         await abort(
@@ -65,7 +74,7 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
                             "DecideRequest before MatchStart: a Play stream must begin "
                             "with MatchStart",
                         )
-                    yield await self._decide(policy, msg.decide, context)
+                    yield await self._decide(policy, msg.decide, context, pace)
                 elif kind == "over":
                     await _hook(policy, "match_over", msg.over)
                 else:  # a message kind newer than this SDK: nothing to answer
@@ -84,10 +93,15 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
         return policy
 
     async def _decide(
-        self, policy: Policy, request: bot_pb2.DecideRequest, context: Any
+        self, policy: Policy, request: bot_pb2.DecideRequest, context: Any, pace: _Pace
     ) -> bot_pb2.BotMessage:
         try:
-            return await asyncio.to_thread(decide, policy, request)
+            if pace.inline:
+                started = time.perf_counter()
+                answer = decide(policy, request)
+                pace.observe(time.perf_counter() - started)
+                return answer
+            return await asyncio.to_thread(pace.timed, decide, policy, request)
         except BadRequestError as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         except Exception as error:
@@ -100,6 +114,42 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
                 grpc.StatusCode.INTERNAL,
                 f"{type(policy).__name__}.choose raised {type(error).__name__}: {error}",
             )
+
+
+class _Pace:
+    """Where one match's decisions run.
+
+    A thread hop costs more than a quick policy's whole decision (tens of microseconds
+    against a few), but a slow policy on the event loop would stall the bot's other
+    streams. So decisions start in a worker thread; after QUICK_STREAK decisions in a row
+    that each took under INLINE_LIMIT_S, they run on the event loop; one slower decision
+    sends the match back to the thread. A policy with ``threaded = True`` always uses
+    the thread.
+    """
+
+    __slots__ = ("inline", "streak", "threaded")
+
+    def __init__(self, *, threaded: bool = False) -> None:
+        self.inline = False
+        self.streak = 0
+        self.threaded = threaded
+
+    def observe(self, seconds: float) -> None:
+        """Record one decision's time and choose where the next one runs."""
+        if self.threaded or seconds > INLINE_LIMIT_S:
+            self.inline = False
+            self.streak = 0
+            return
+        self.streak += 1
+        if self.streak >= QUICK_STREAK:
+            self.inline = True
+
+    def timed(self, func: Callable[..., bot_pb2.BotMessage], *args: Any) -> bot_pb2.BotMessage:
+        """Run ``func`` (in the worker thread) and record its time."""
+        started = time.perf_counter()
+        answer = func(*args)
+        self.observe(time.perf_counter() - started)
+        return answer
 
 
 async def _hook(policy: Policy | None, name: str, msg: Any) -> None:

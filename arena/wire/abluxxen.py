@@ -147,49 +147,90 @@ def observation_to_proto(obs: ab.Observation) -> pb.AbluxxenObservation:
     return msg
 
 
+_CONFIGS: dict[tuple[object, ...], ab.GameConfig] = {}
+
+
+def _config_of(msg: pb.AbluxxenObservation) -> ab.GameConfig:
+    """The GameConfig of an observation, built (and validated) once per distinct value:
+    it is the same for every decision of a match."""
+    rules = msg.rules
+    key = (
+        msg.players,
+        msg.deals,
+        msg.duplicate,
+        rules.optional_draw,
+        rules.expert_ones,
+        rules.tiebreak,
+        rules.two_player,
+        rules.shadow_take,
+        rules.max_turns,
+    )
+    config = _CONFIGS.get(key)
+    if config is None:
+        config = ab.GameConfig(
+            players=msg.players,
+            options=rules_from_proto(rules),
+            deals=msg.deals,
+            duplicate=msg.duplicate,
+        )
+        if len(_CONFIGS) < 1024:
+            _CONFIGS[key] = config
+    return config
+
+
+_LEGAL_BY_BYTES: dict[bytes, ab.Action] = {}
+
+
+def _legal_action(msg: pb.AbluxxenAction) -> ab.Action:
+    """A legal-list entry, memoized by its exact bytes (there are only a few hundred
+    distinct actions); a new one is checked in full by ``action_from_proto``."""
+    raw = msg.SerializeToString()
+    action = _LEGAL_BY_BYTES.get(raw)
+    if action is None:
+        action = action_from_proto(msg)
+        if len(_LEGAL_BY_BYTES) < 4096:
+            _LEGAL_BY_BYTES[raw] = action
+    return action
+
+
 def observation_from_proto(
     msg: pb.AbluxxenObservation, legal: Iterable[pb.AbluxxenAction] = ()
 ) -> ab.Observation:
     """An engine Observation from a message (for Python bots and search)."""
-    config = ab.GameConfig(
-        players=msg.players,
-        options=rules_from_proto(msg.rules),
-        deals=msg.deals,
-        duplicate=msg.duplicate,
-    )
+    played = msg.played if msg.HasField("played") else None
     return ab.Observation(
         seat=msg.seat,
-        config=config,
+        config=_config_of(msg),
         deal=msg.deal,
         start_seat=msg.start_seat,
         turn=msg.turn,
         active=msg.active,
         decision=ab.DecisionKind(msg.decision) if msg.decision else None,
         deciding=msg.deciding,
-        legal=tuple(action_from_proto(a) for a in legal),
+        legal=tuple([_legal_action(a) for a in legal]),
         hand=tuple(msg.hand),
         hand_sizes=tuple(msg.hand_sizes),
-        known=tuple(tuple(k.values) for k in msg.known),
+        known=tuple([tuple(k.values) for k in msg.known]),
         displays=tuple(
-            tuple((s.value, s.naturals, s.jokers) for s in d.sets) for d in msg.displays
+            [tuple([(s.value, s.naturals, s.jokers) for s in d.sets]) for d in msg.displays]
         ),
-        pool=tuple(tuple(slot.values) for slot in msg.pool),
+        pool=tuple([tuple(slot.values) for slot in msg.pool]),
         shadow=tuple(msg.shadow),
         discard=tuple(msg.discard),
         deck_size=msg.deck_size,
-        played=(
-            (msg.played.value, msg.played.naturals, msg.played.jokers)
-            if msg.HasField("played")
-            else None
-        ),
+        played=(played.value, played.naturals, played.jokers) if played is not None else None,
         victim=msg.victim,
         checks=tuple(msg.checks),
         drawer=msg.drawer,
         draws_left=msg.draws_left,
         abluxxed=msg.abluxxed,
         past_deals=tuple(
-            ab.DealResult(d.reason, tuple(d.scores), tuple(d.hand_cards), tuple(d.ranks), d.turns)
-            for d in msg.past_deals
+            [
+                ab.DealResult(
+                    d.reason, tuple(d.scores), tuple(d.hand_cards), tuple(d.ranks), d.turns
+                )
+                for d in msg.past_deals
+            ]
         ),
     )
 

@@ -14,6 +14,7 @@ from sdk_support import Table, async_stub, play_table, served, start_message
 
 from arena.games import abluxxen as ab
 from arena.policies import GreedyPolicy, Policy, RandomPolicy
+from arena.sdk.servicer import INLINE_LIMIT_S, QUICK_STREAK, _Pace
 from arena.v1 import abluxxen_pb2, bot_pb2
 
 READ_TIMEOUT_S = 10.0
@@ -34,11 +35,11 @@ class Recorder(RandomPolicy):
         self.chosen = 0
         self.starts: list[bot_pb2.MatchStart] = []
         self.overs: list[bot_pb2.MatchOver] = []
-        self.threads: set[str] = set()
+        self.threads: list[str] = []
 
     def choose(self, obs: ab.Observation) -> ab.Action:
         self.chosen += 1
-        self.threads.add(threading.current_thread().name)
+        self.threads.append(threading.current_thread().name)
         return super().choose(obs)
 
     def match_start(self, msg: bot_pb2.MatchStart) -> None:
@@ -95,7 +96,10 @@ def test_whole_game_with_fresh_policy_and_hooks_per_match() -> None:
         assert policy.chosen == count
         assert [m.match_id for m in policy.starts] == [match_id]
         assert [m.match_id for m in policy.overs] == [match_id]
-        assert all(name != threading.main_thread().name for name in policy.threads)
+        # A quick policy starts in a worker thread and moves onto the event loop.
+        loop_thread = threading.main_thread().name
+        assert all(name != loop_thread for name in policy.threads[:QUICK_STREAK])
+        assert policy.threads[-1] == loop_thread
 
 
 class SlowAtSeatZero(RandomPolicy):
@@ -287,3 +291,17 @@ def test_match_over_without_decisions_ends_cleanly() -> None:
     )
     assert code == grpc.StatusCode.OK
     assert len(made[0].overs) == 1
+
+
+def test_pace_moves_quick_policies_inline_and_slow_ones_back_to_threads() -> None:
+    pace = _Pace()
+    assert not pace.inline  # a new match starts in the worker thread
+    for _ in range(QUICK_STREAK):
+        pace.observe(INLINE_LIMIT_S / 10)
+    assert pace.inline
+    pace.observe(INLINE_LIMIT_S * 5)  # one slow decision: back to the thread
+    assert not pace.inline
+    pinned = _Pace(threaded=True)
+    for _ in range(10 * QUICK_STREAK):
+        pinned.observe(0.0)
+    assert not pinned.inline
