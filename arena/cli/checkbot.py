@@ -10,52 +10,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import sys
-from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
-from arena.games import abluxxen as ab
-from arena.policies import RandomPolicy
-from arena.referee import Fault, LocalSeat, MatchSpec, RemoteSeat, Seat, run_match
-from arena.referee.channels import ChannelPool, EndpointError, parse_endpoint
-from arena.referee.hello import hello
+from arena.referee.channels import EndpointError, parse_endpoint
+from arena.referee.conformance import CHECK_TABLES, CheckReport, check_bot
 
-CHECK_TABLES: tuple[tuple[int, str], ...] = (
-    (4, "amigo"),
-    (2, "amigo"),
-    (3, "amigo-expert"),
-    (5, "ravensburger-2014"),
-    (2, "ravensburger-2014"),
-    (4, "amigo-advanced"),
-)
-"""Table sizes and presets the check cycles through."""
-
-
-@dataclass(slots=True)
-class CheckReport:
-    """What a check found."""
-
-    endpoint: str
-    """The bot checked."""
-    hello_error: str = ""
-    """Why Hello failed, if it did."""
-    name: str = ""
-    """The bot's name from Hello."""
-    games: int = 0
-    """Games played."""
-    decisions: Counter[str] = field(default_factory=Counter)
-    """Decisions the bot made, by kind."""
-    faults: list[tuple[int, Fault]] = field(default_factory=list)
-    """Every fault, with the game it happened in."""
-    slowest_ms: float = 0.0
-    """The slowest answer."""
-
-    @property
-    def passed(self) -> bool:
-        """True if the bot answered Hello and never faulted."""
-        return not self.hello_error and not self.faults and self.games > 0
+__all__ = ["CHECK_TABLES", "CheckReport", "check_bot", "print_report", "register", "run"]
 
 
 def register(sub: Any) -> None:
@@ -83,47 +44,6 @@ def run(args: argparse.Namespace) -> int:
     report = asyncio.run(check_bot(args.endpoint, args.games, args.deadline_ms, args.seed))
     print_report(report)
     return 0 if report.passed else 1
-
-
-async def check_bot(endpoint: str, games: int, deadline_ms: int, seed: int) -> CheckReport:
-    """Hello, then ``games`` games from random seats; collect every problem."""
-    report = CheckReport(endpoint)
-    pool = ChannelPool()
-    try:
-        channel = pool.get(endpoint)
-        answer = await hello(channel, endpoint)
-        if answer.error:
-            report.hello_error = answer.error
-            return report
-        assert answer.reply is not None
-        report.name = answer.reply.name
-        rng = random.Random(seed)
-        for game in range(games):
-            players, preset = CHECK_TABLES[game % len(CHECK_TABLES)]
-            bot_seat = rng.randrange(players)
-            seats: list[Seat] = [
-                RemoteSeat("bot", channel, max_reply_bytes=4096)
-                if s == bot_seat
-                else LocalSeat(f"random{s}", RandomPolicy(rng.getrandbits(32)))
-                for s in range(players)
-            ]
-            spec = MatchSpec(
-                match_id=f"check-{game + 1}",
-                config=ab.make_config(players, preset),
-                seed=rng.getrandbits(32),
-                deadline_ms=deadline_ms,
-                max_strikes=0,
-            )
-            outcome = await run_match(spec, seats)
-            report.games += 1
-            for line in outcome.record:
-                if line["type"] == "decision" and line["seat"] == bot_seat:
-                    report.decisions[line["kind"]] += 1
-                    report.slowest_ms = max(report.slowest_ms, line["ms"])
-            report.faults += [(game + 1, f) for f in outcome.seats[bot_seat].faults]
-        return report
-    finally:
-        await pool.close()
 
 
 def print_report(report: CheckReport) -> None:

@@ -29,12 +29,13 @@ from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello
 from arena.referee.record import encode_record
 from arena.store import Store
-from arena.store.sqlite import MatchRow, RatingRow, SeatRow
+from arena.store.sqlite import MatchRow, RatingRow
 
 from .config import LeagueConfig, LeagueConfigError
 from .processes import BotStartError, ManagedBot
 from .progress import Progress
 from .rating import RatingModel, Skill, draw_probability_for, rate
+from .results import FaultRow, match_rows
 from .schedule import Scheduler, Table, derived_seed
 
 MAX_RESTARTS = 3
@@ -148,42 +149,10 @@ class _Entrants:
 
 def _match_rows(
     config: LeagueConfig, table: Table, outcome: MatchOutcome, league_id: str
-) -> tuple[MatchRow, list[tuple[int, int, str, str, int]]]:
-    seats = []
-    faults = []
-    for index, seat in enumerate(outcome.seats):
-        counts = seat.fault_counts()
-        seats.append(
-            SeatRow(
-                seat=index,
-                bot=seat.name,
-                score=seat.score,
-                game_rank=seat.game_rank,
-                rank=seat.rank,
-                forfeited=seat.forfeited,
-                decisions=seat.decisions,
-                think_ms=round(seat.think_s * 1000, 3),
-                timeouts=counts["timeouts"],
-                errors=counts["errors"],
-                invalid=counts["invalid"],
-            )
-        )
-        faults += [
-            (index, n, str(f.kind), f.detail, f.request_id) for n, f in enumerate(seat.faults)
-        ]
-    row = MatchRow(
-        id=outcome.match_id,
-        league_id=league_id,
-        idx=table.index,
-        ladder=config.ladder,
-        seed=table.seed,
-        end_reason=outcome.result.end_reason,
-        decisions=outcome.decisions,
-        wall_s=round(outcome.wall_s, 4),
-        finished_at=time.time(),
-        seats=tuple(seats),
+) -> tuple[MatchRow, list[FaultRow]]:
+    return match_rows(
+        outcome, league_id=league_id, index=table.index, ladder=config.ladder, seed=table.seed
     )
-    return row, faults
 
 
 def match_id(league_id: str, index: int) -> str:

@@ -86,4 +86,25 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (ladder, bot, match_id)
     );
     """,
+    # 2: `arena serve`: owners' tokens (hashed), the submitted bots' life on the ladder,
+    # and a per-league match counter claimed when a match starts (so the id of a match
+    # abandoned at shutdown is never given to another match).
+    """
+    CREATE TABLE tokens (
+        id          TEXT PRIMARY KEY,       -- the token's public part
+        owner       TEXT NOT NULL,
+        secret_sha256 TEXT NOT NULL,        -- hex SHA-256 of the secret part; never the token
+        created_at  REAL NOT NULL,
+        revoked_at  REAL
+    );
+    CREATE INDEX tokens_by_owner ON tokens(owner);
+    ALTER TABLE bots ADD COLUMN version TEXT NOT NULL DEFAULT '';
+    ALTER TABLE bots ADD COLUMN placement_left INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE bots ADD COLUMN failing_streak INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE bots ADD COLUMN updated_at REAL NOT NULL DEFAULT 0;
+    CREATE TABLE match_counters (
+        league_id   TEXT PRIMARY KEY REFERENCES leagues(id),
+        next_idx    INTEGER NOT NULL
+    );
+    """,
 )

@@ -155,6 +155,10 @@ class Store:
         """Close the connection."""
         self._db.close()
 
+    def read(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
+        """The rows of one read-only query (for modules that add their own tables)."""
+        return self._db.execute(sql, params).fetchall()
+
     # ------------------------------------------------------------------ bots
 
     def upsert_bot(self, name: str, kind: str, target: str, description: str = "") -> None:

@@ -1,0 +1,117 @@
+"""The conformance run: Hello, then games against built-in random opponents.
+
+``arena check-bot`` runs it for a bot author; ``arena serve`` runs a short one to verify
+a submitted bot before it joins the ladder. The bot plays from random seats over every
+table size and preset (so every decision kind, the duel's included, comes up); every
+fault is collected with the game it happened in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from arena.games import abluxxen as ab
+from arena.policies import RandomPolicy
+
+from .channels import ChannelPool
+from .faults import Fault
+from .hello import hello
+from .match import MatchSpec, run_match
+from .seats import LocalSeat, RemoteSeat, Seat
+
+CHECK_TABLES: tuple[tuple[int, str], ...] = (
+    (4, "amigo"),
+    (2, "amigo"),
+    (3, "amigo-expert"),
+    (5, "ravensburger-2014"),
+    (2, "ravensburger-2014"),
+    (4, "amigo-advanced"),
+)
+"""Table sizes and presets the check cycles through."""
+
+
+@dataclass(slots=True)
+class CheckReport:
+    """What a check found."""
+
+    endpoint: str
+    """The bot checked."""
+    hello_error: str = ""
+    """Why Hello failed, if it did."""
+    name: str = ""
+    """The bot's name from Hello."""
+    games: int = 0
+    """Games played."""
+    decisions: Counter[str] = field(default_factory=Counter)
+    """Decisions the bot made, by kind."""
+    faults: list[tuple[int, Fault]] = field(default_factory=list)
+    """Every fault, with the game it happened in."""
+    slowest_ms: float = 0.0
+    """The slowest answer."""
+
+    @property
+    def passed(self) -> bool:
+        """True if the bot answered Hello and never faulted."""
+        return not self.hello_error and not self.faults and self.games > 0
+
+
+async def check_bot(
+    endpoint: str,
+    games: int,
+    deadline_ms: int,
+    seed: int,
+    *,
+    pool: ChannelPool | None = None,
+    hello_timeout_s: float = 5.0,
+    stop_after_faults: int = 0,
+) -> CheckReport:
+    """Hello, then ``games`` games from random seats; collect every problem.
+
+    ``pool``: reach the bot through this pool (and leave it open), e.g. one that trusts
+    a CA for ``tls://`` endpoints; default: a pool of its own, closed at the end.
+    ``stop_after_faults``: end the run after the game in which the bot reached this many
+    faults (0 = play every game), so a broken bot is rejected quickly.
+    """
+    report = CheckReport(endpoint)
+    own_pool = pool is None
+    channels = ChannelPool() if pool is None else pool
+    try:
+        channel = channels.get(endpoint)
+        answer = await hello(channel, endpoint, timeout_s=hello_timeout_s)
+        if answer.error:
+            report.hello_error = answer.error
+            return report
+        assert answer.reply is not None
+        report.name = answer.reply.name
+        rng = random.Random(seed)
+        for game in range(games):
+            players, preset = CHECK_TABLES[game % len(CHECK_TABLES)]
+            bot_seat = rng.randrange(players)
+            seats: list[Seat] = [
+                RemoteSeat("bot", channel, max_reply_bytes=4096)
+                if s == bot_seat
+                else LocalSeat(f"random{s}", RandomPolicy(rng.getrandbits(32)))
+                for s in range(players)
+            ]
+            spec = MatchSpec(
+                match_id=f"check-{game + 1}",
+                config=ab.make_config(players, preset),
+                seed=rng.getrandbits(32),
+                deadline_ms=deadline_ms,
+                max_strikes=0,
+            )
+            outcome = await run_match(spec, seats)
+            report.games += 1
+            for line in outcome.record:
+                if line["type"] == "decision" and line["seat"] == bot_seat:
+                    report.decisions[line["kind"]] += 1
+                    report.slowest_ms = max(report.slowest_ms, line["ms"])
+            report.faults += [(game + 1, f) for f in outcome.seats[bot_seat].faults]
+            if stop_after_faults and len(report.faults) >= stop_after_faults:
+                break
+        return report
+    finally:
+        if own_pool:
+            await channels.close()
