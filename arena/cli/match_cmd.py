@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error))
     print_outcome(outcome, seed)
     if args.record:
-        write_record(args.record, outcome.record)
+        write_record(args.record, outcome.record, outcome.game_record_json)
         print(f"record written to {args.record}")
     return 0
 

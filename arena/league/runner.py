@@ -248,7 +248,7 @@ async def run_league(
                 row,
                 {"game": game_config.to_json(), "seats": list(table.seats)},
                 faults,
-                encode_record(outcome.record),
+                encode_record(outcome.record, outcome.game_record_json),
                 ratings,
             )
             snapshots[committed] = dict(skills)

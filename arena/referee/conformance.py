@@ -66,6 +66,7 @@ async def check_bot(
     pool: ChannelPool | None = None,
     hello_timeout_s: float = 5.0,
     stop_after_faults: int = 0,
+    max_strikes: int = 0,
 ) -> CheckReport:
     """Hello, then ``games`` games from random seats; collect every problem.
 
@@ -73,6 +74,8 @@ async def check_bot(
     a CA for ``tls://`` endpoints; default: a pool of its own, closed at the end.
     ``stop_after_faults``: end the run after the game in which the bot reached this many
     faults (0 = play every game), so a broken bot is rejected quickly.
+    ``max_strikes``: forfeit the bot's seat after this many faults in a game (0 = never,
+    to see every fault; a few, so a bot that hangs costs a few deadlines, not a game's).
     """
     report = CheckReport(endpoint)
     own_pool = pool is None
@@ -100,7 +103,7 @@ async def check_bot(
                 config=ab.make_config(players, preset),
                 seed=rng.getrandbits(32),
                 deadline_ms=deadline_ms,
-                max_strikes=0,
+                max_strikes=max_strikes,
             )
             outcome = await run_match(spec, seats)
             report.games += 1

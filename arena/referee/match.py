@@ -97,6 +97,8 @@ class MatchOutcome:
     """Decisions in the match."""
     wall_s: float
     """Wall time of the match."""
+    game_record_json: str = ""
+    """The result line's ``game_record`` already serialized (see ``record.encode_record``)."""
 
     @property
     def ranks(self) -> list[int]:
@@ -276,9 +278,16 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
             "game_record": game_record,
         }
     )
-    await _close_all(spec, seats, outcomes, result, ranks, forfeited, game_record)
+    game_record_json = json.dumps(game_record, separators=(",", ":"))
+    await _close_all(spec, seats, outcomes, result, ranks, forfeited, game_record_json)
     return MatchOutcome(
-        spec.match_id, outcomes, result, record, decisions, time.monotonic() - started
+        spec.match_id,
+        outcomes,
+        result,
+        record,
+        decisions,
+        time.monotonic() - started,
+        game_record_json,
     )
 
 
@@ -303,9 +312,9 @@ async def _close_all(
     result: ab.MatchResult,
     ranks: list[int],
     forfeited: list[bool],
-    game_record: dict[str, Any],
+    game_record_json: str,
 ) -> None:
-    record_json = json.dumps(game_record, separators=(",", ":")) if spec.publish_record else ""
+    record_json = game_record_json if spec.publish_record else ""
     result_msg = wire.result_to_proto(result)
     await asyncio.gather(
         *(

@@ -20,8 +20,9 @@ A complete bot, ``my_bot.py``, run as ``python my_bot.py --port 50061``::
 
 ``run_bot`` makes a fresh policy (``BiggestSet()``) for every match, answers each
 decision with the index of the chosen action in the legal list, runs ``choose`` in a
-worker thread (or on the event loop once it has proved quick), prints ``arena-bot listening on HOST:PORT`` and serves until SIGTERM or
-SIGINT. ``create_server`` does the same inside a running event loop (for tests), and
+worker thread (or on the event loop once it has proved quick), prints
+``arena-bot listening on HOST:PORT`` and serves until SIGTERM or SIGINT.
+``create_server`` does the same inside a running event loop (for tests), and
 ``run_servicer``/``start_server`` serve a hand-written ``BotServicer``.
 """
 

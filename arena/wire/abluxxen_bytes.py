@@ -94,20 +94,38 @@ def _display_entry(display: tuple[SetView, ...]) -> bytes:
     return entry
 
 
+_HEADERS: dict[tuple[object, ...], bytes] = {}
+
+
+def _header(obs: ab.Observation) -> bytes:
+    """Fields 1-7 (seat, table, rules, deal): constant through a deal, memoized."""
+    config = obs.config
+    key = (obs.seat, config, obs.deal, obs.start_seat)
+    header = _HEADERS.get(key)
+    if header is None:
+        header = (
+            int_field(1, obs.seat)
+            + int_field(2, config.players)
+            + _rules(config.options)
+            + int_field(4, config.deals)
+            + bool_field(5, config.duplicate)
+            + int_field(6, obs.deal)
+            + int_field(7, obs.start_seat)
+        )
+        if len(_HEADERS) >= _EVENT_CACHE_LIMIT:
+            _HEADERS.clear()
+        _HEADERS[key] = header
+    return header
+
+
 def observation_bytes(obs: ab.Observation) -> bytes:
     """``observation_to_proto(obs).SerializeToString()``, faster."""
-    config = obs.config
+    decision = obs.decision
     parts = [
-        int_field(1, obs.seat),
-        int_field(2, config.players),
-        _rules(config.options),
-        int_field(4, config.deals),
-        bool_field(5, config.duplicate),
-        int_field(6, obs.deal),
-        int_field(7, obs.start_seat),
+        _header(obs),
         int_field(8, obs.turn),
         int_field(9, obs.active),
-        int_field(10, int(obs.decision) if obs.decision is not None else 0),
+        int_field(10, int(decision) if decision is not None else 0),
         int_field(11, obs.deciding),
         packed_field(12, obs.hand),
         packed_field(13, obs.hand_sizes),
@@ -115,19 +133,22 @@ def observation_bytes(obs: ab.Observation) -> bytes:
     parts += [_value_list_entry(14, known) for known in obs.known]
     parts += [_display_entry(display) for display in obs.displays]
     parts += [_value_list_entry(16, slot) for slot in obs.pool]
-    parts.append(packed_field(17, obs.shadow))
-    parts.append(packed_field(18, obs.discard))
+    if obs.shadow:
+        parts.append(packed_field(17, obs.shadow))
+    if obs.discard:
+        parts.append(packed_field(18, obs.discard))
     parts.append(int_field(19, obs.deck_size))
     if obs.played is not None:
         parts.append(bytes_field(20, _set_payload(obs.played)))
-    parts += [
-        int_field(21, obs.victim),
-        packed_field(22, obs.checks),
-        int_field(23, obs.drawer),
-        int_field(24, obs.draws_left),
-        bool_field(25, obs.abluxxed),
-    ]
-    parts += [_deal_result(d) for d in obs.past_deals]
+    parts.append(int_field(21, obs.victim))
+    if obs.checks:
+        parts.append(packed_field(22, obs.checks))
+    parts.append(int_field(23, obs.drawer))
+    parts.append(int_field(24, obs.draws_left))
+    if obs.abluxxed:
+        parts.append(b"\xc8\x01\x01")  # field 25 (abluxxed) = true
+    if obs.past_deals:
+        parts += [_deal_result(d) for d in obs.past_deals]
     parts.append(packed_field(27, obs.scores))
     return b"".join(parts)
 

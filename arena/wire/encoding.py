@@ -31,16 +31,16 @@ def _encode_varint(n: int) -> bytes:
 _SMALL: Final = tuple(_encode_varint(i) for i in range(16384))
 
 
-_MINUS_ONE: Final = _encode_varint(-1)
+_NEGATIVE: Final = {n: _encode_varint(n) for n in range(-256, 0)}
+"""Small negative numbers ("no seat" = -1, negative scores) are frequent."""
 
 
 def varint(n: int) -> bytes:
     """The varint encoding of an int32/int64/uint64/enum value."""
     if 0 <= n < 16384:
         return _SMALL[n]
-    if n == -1:  # "no seat": frequent in observations
-        return _MINUS_ONE
-    return _encode_varint(n)
+    encoded = _NEGATIVE.get(n)
+    return encoded if encoded is not None else _encode_varint(n)
 
 
 def key(field: int, wire_type: int) -> bytes:

@@ -86,8 +86,10 @@ class Observation:
     def scores(self) -> tuple[int, ...]:
         """Current deal score per seat: display cards minus hand cards."""
         return tuple(
-            sum(n + j for _, n, j in display) - size
-            for display, size in zip(self.displays, self.hand_sizes, strict=True)
+            [
+                sum([n + j for _, n, j in display]) - size
+                for display, size in zip(self.displays, self.hand_sizes, strict=True)
+            ]
         )
 
     @property
@@ -182,7 +184,11 @@ def values_of_counts(counts: tuple[int, ...]) -> tuple[Value, ...]:
     """Sorted values from counts per value (index = value), memoized."""
     values = _VALUE_LISTS.get(counts)
     if values is None:
-        values = tuple(v for v, n in enumerate(counts) for _ in range(n))
+        out: list[Value] = []
+        for value, count in enumerate(counts):
+            if count:
+                out += (value,) * count
+        values = tuple(out)
         if len(_VALUE_LISTS) < 200_000:
             _VALUE_LISTS[counts] = values
     return values
@@ -228,14 +234,16 @@ def observe(state: State, seat: int) -> Observation:
         legal=tuple(legal_actions(state, seat)),
         hand=values_of_counts(tuple(map(len, state.hands[seat]))),
         hand_sizes=tuple(state.hand_sizes),
-        known=tuple(values_of_counts(tuple(k)) for k in state.known),
+        known=tuple([values_of_counts(tuple(k)) for k in state.known]),
         displays=tuple(
-            tuple([set_view(value, cards) for value, cards in display])
-            for display in state.displays
+            [
+                tuple([set_view(value, cards) for value, cards in display])
+                for display in state.displays
+            ]
         ),
         pool=tuple([tuple([VALUE_OF[c] for c in slot]) for slot in state.pool]),
         shadow=(
-            tuple(len(state.shadow[v]) for v in range(1, MAX_NUMBER_VALUE))
+            tuple([len(state.shadow[v]) for v in range(1, MAX_NUMBER_VALUE)])
             if state.config.duel
             else ()
         ),
