@@ -7,9 +7,29 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import checkbot, league_cmd, match_cmd, ratings_cmd, replay_cmd, selfplay
+from . import (
+    author_cmd,
+    checkbot,
+    league_cmd,
+    match_cmd,
+    ratings_cmd,
+    replay_cmd,
+    selfplay,
+    serve_cmd,
+    token_cmd,
+)
 
-COMMANDS = (league_cmd, ratings_cmd, match_cmd, checkbot, replay_cmd, selfplay)
+COMMANDS = (
+    league_cmd,
+    ratings_cmd,
+    match_cmd,
+    checkbot,
+    replay_cmd,
+    selfplay,
+    serve_cmd,
+    token_cmd,
+    author_cmd,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

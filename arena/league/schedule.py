@@ -147,26 +147,46 @@ class Scheduler:
         return chosen
 
     def _seat(self, chosen: list[str]) -> tuple[str, ...]:
-        best: tuple[str, ...] = tuple(chosen)
-        best_cost: tuple[int, int, float] | None = None
-        rng = self._rng
-        for order in itertools.permutations(chosen):
-            seat_cost = sum(self.seat_use[(bot, s)] for s, bot in enumerate(order))
-            neighbour_cost = sum(
-                self.left_of[(order[s], order[(s + 1) % self.k])] for s in range(self.k)
-            )
-            cost = (seat_cost, neighbour_cost, rng.random())
-            if best_cost is None or cost < best_cost:
-                best, best_cost = order, cost
-        return best
+        return seat_order(chosen, self.seat_use, self.left_of, self._rng)
 
     def _count(self, seats: tuple[str, ...]) -> None:
-        for s, bot in enumerate(seats):
+        count_seating(seats, self.seat_use, self.left_of)
+        for bot in seats:
             self.played[bot] += 1
-            self.seat_use[(bot, s)] += 1
-            self.left_of[(bot, seats[(s + 1) % self.k])] += 1
         for a, b in itertools.combinations(seats, 2):
             self.meetings[_pair(a, b)] += 1
+
+
+def seat_order(
+    chosen: Sequence[str],
+    seat_use: Mapping[tuple[str, int], int],
+    left_of: Mapping[tuple[str, str], int],
+    rng: random.Random,
+) -> tuple[str, ...]:
+    """The seating of ``chosen`` that gives each bot its least-used seats, then its
+    least-seen left neighbours (ties broken by ``rng``)."""
+    k = len(chosen)
+    best: tuple[str, ...] = tuple(chosen)
+    best_cost: tuple[int, int, float] | None = None
+    for order in itertools.permutations(chosen):
+        seat_cost = sum(seat_use.get((bot, s), 0) for s, bot in enumerate(order))
+        neighbour_cost = sum(left_of.get((order[s], order[(s + 1) % k]), 0) for s in range(k))
+        cost = (seat_cost, neighbour_cost, rng.random())
+        if best_cost is None or cost < best_cost:
+            best, best_cost = order, cost
+    return best
+
+
+def count_seating(
+    seats: Sequence[str],
+    seat_use: dict[tuple[str, int], int],
+    left_of: dict[tuple[str, str], int],
+) -> None:
+    """Count a table's seats and left neighbours (what ``seat_order`` balances)."""
+    k = len(seats)
+    for s, bot in enumerate(seats):
+        seat_use[(bot, s)] = seat_use.get((bot, s), 0) + 1
+        left_of[(bot, seats[(s + 1) % k])] = left_of.get((bot, seats[(s + 1) % k]), 0) + 1
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:

@@ -1,0 +1,98 @@
+"""The author side of the Arena service: options, a channel, and errors in words.
+
+Shared by ``arena submit|update|retire|bots|leaderboard`` and the ``--arena`` forms of
+``arena matches`` and ``arena replay``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Final
+
+import grpc
+
+from arena.v1 import arena_pb2_grpc
+
+DEFAULT_ARENA: Final = "127.0.0.1:50050"
+"""Where ``arena serve`` listens by default."""
+CALL_TIMEOUT_S: Final = 15.0
+"""Every call's deadline."""
+
+
+class ClientError(RuntimeError):
+    """A failure to report (already in words); ``status`` is the exit status."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def add_arena_options(parser: argparse.ArgumentParser, *, token: bool) -> None:
+    """``--arena``, ``--tls``, ``--ca`` (and ``--token``)."""
+    parser.add_argument(
+        "--arena",
+        default=os.environ.get("ARENA_ADDRESS", DEFAULT_ARENA),
+        metavar="HOST:PORT",
+        help=f"the arena (default $ARENA_ADDRESS or {DEFAULT_ARENA})",
+    )
+    parser.add_argument("--tls", action="store_true", help="the arena serves TLS")
+    parser.add_argument(
+        "--ca", metavar="FILE", help="PEM roots trusted for the arena's certificate (implies --tls)"
+    )
+    if token:
+        parser.add_argument(
+            "--token",
+            default=os.environ.get("ARENA_TOKEN"),
+            help="your owner token (default $ARENA_TOKEN; from the organizer)",
+        )
+
+
+def metadata(token: str | None) -> tuple[tuple[str, str], ...]:
+    """The call metadata carrying ``token``."""
+    return (("authorization", f"Bearer {token}"),) if token else ()
+
+
+@contextmanager
+def arena_stub(args: argparse.Namespace) -> Iterator[arena_pb2_grpc.ArenaStub]:
+    """A stub on a channel to ``args.arena`` (TLS with ``--tls``/``--ca``)."""
+    if args.ca or args.tls:
+        roots = None
+        if args.ca:
+            try:
+                roots = Path(args.ca).read_bytes()
+            except OSError as error:
+                raise ClientError(f"cannot read --ca {args.ca}: {error.strerror}", 2) from None
+        channel = grpc.secure_channel(
+            args.arena, grpc.ssl_channel_credentials(root_certificates=roots)
+        )
+    else:
+        channel = grpc.insecure_channel(args.arena)
+    try:
+        yield arena_pb2_grpc.ArenaStub(channel)
+    finally:
+        channel.close()
+
+
+def explain(error: grpc.RpcError, args: argparse.Namespace) -> ClientError:
+    """An RPC failure as what went wrong and what to do."""
+    code = error.code()
+    details = error.details() or "no details"
+    if code == grpc.StatusCode.UNAVAILABLE:
+        hint = (
+            "Is `arena serve` running there?"
+            if not (args.tls or args.ca)
+            else "Is `arena serve` running there with --tls-cert? Does --ca hold the root "
+            "of its certificate, and does HOST match the certificate's names?"
+        )
+        if not (args.tls or args.ca):
+            hint += " If it serves TLS, add --tls (and --ca FILE for its certificate)."
+        return ClientError(f"no arena answers at {args.arena} ({details}). {hint}")
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return ClientError(
+            f"the arena at {args.arena} did not answer within {CALL_TIMEOUT_S:g} s; try again"
+        )
+    return ClientError(f"{code.name}: {details}")

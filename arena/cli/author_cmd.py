@@ -1,0 +1,301 @@
+"""Bot authors' commands against a running arena: ``arena submit``, ``update``,
+``retire``, ``bots`` and ``leaderboard``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict
+from typing import Any, Final
+
+import grpc
+
+from arena.league.leaderboard import Row, render
+from arena.v1 import arena_pb2, arena_pb2_grpc
+
+from .arena_client import (
+    CALL_TIMEOUT_S,
+    ClientError,
+    add_arena_options,
+    arena_stub,
+    explain,
+    metadata,
+)
+
+STATUS_NAMES: Final = {
+    arena_pb2.BOT_STATUS_UNSPECIFIED: "-",
+    arena_pb2.BOT_STATUS_VERIFYING: "verifying",
+    arena_pb2.BOT_STATUS_ACTIVE: "active",
+    arena_pb2.BOT_STATUS_SUSPENDED: "suspended",
+    arena_pb2.BOT_STATUS_RETIRED: "retired",
+}
+"""Status enum -> the word shown."""
+POLL_S: Final = 0.3
+"""How often ``submit`` looks at a bot under verification."""
+
+
+def register(sub: Any) -> None:
+    """Add the author commands."""
+    submit: argparse.ArgumentParser = sub.add_parser(
+        "submit", help="submit your running bot's endpoint to an arena"
+    )
+    add_arena_options(submit, token=True)
+    submit.add_argument("--name", required=True, help="the bot's name on the arena")
+    submit.add_argument(
+        "--endpoint", required=True, help="HOST:PORT where it listens (tls://HOST:PORT for TLS)"
+    )
+    submit.add_argument("--description", default="", help="shown in arena bots")
+    _wait_options(submit)
+    submit.set_defaults(run=run_submit)
+
+    update: argparse.ArgumentParser = sub.add_parser(
+        "update",
+        help="re-verify your bot (new endpoint or version); re-activates a suspended bot",
+    )
+    add_arena_options(update, token=True)
+    update.add_argument("--name", required=True, help="your bot")
+    update.add_argument("--endpoint", default="", help="a new HOST:PORT (default: keep it)")
+    update.add_argument("--description", help="a new description (default: keep it)")
+    _wait_options(update)
+    update.set_defaults(run=run_update)
+
+    retire: argparse.ArgumentParser = sub.add_parser(
+        "retire", help="take your bot off an arena's ladder"
+    )
+    add_arena_options(retire, token=True)
+    retire.add_argument("--name", required=True, help="your bot")
+    retire.set_defaults(run=run_retire)
+
+    bots: argparse.ArgumentParser = sub.add_parser(
+        "bots", help="the bots of an arena with their status"
+    )
+    add_arena_options(bots, token=True)
+    bots.add_argument("--owner", default="", help="only this owner's bots")
+    bots.add_argument("--format", choices=("table", "json"), default="table")
+    bots.set_defaults(run=run_bots)
+
+    board: argparse.ArgumentParser = sub.add_parser(
+        "leaderboard", help="an arena's live leaderboard"
+    )
+    add_arena_options(board, token=False)
+    board.add_argument("--ladder", default="", help="the ladder (default: the arena's own)")
+    board.add_argument("--all", action="store_true", help="also retired bots")
+    board.add_argument("--format", choices=("table", "json"), default="table")
+    board.set_defaults(run=run_leaderboard)
+
+
+def _wait_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-wait", action="store_true", help="return at once; do not wait for the verification"
+    )
+    parser.add_argument(
+        "--wait-s", type=float, default=120.0, help="how long to wait for it (default 120)"
+    )
+
+
+def _guarded(args: argparse.Namespace, body: Any) -> int:
+    """Run ``body(stub)``; print any failure in words; the exit status."""
+    try:
+        with arena_stub(args) as stub:
+            try:
+                status: int = body(stub)
+            except grpc.RpcError as error:
+                raise explain(error, args) from None
+        return status
+    except ClientError as error:
+        print(f"arena {args.command}: {error}", file=sys.stderr)
+        return error.status
+
+
+def _need_token(args: argparse.Namespace) -> None:
+    if not args.token:
+        raise ClientError(
+            "this needs your owner token: pass --token TOKEN or set ARENA_TOKEN (the "
+            "organizer creates one with `arena token create OWNER --db FILE`)",
+            2,
+        )
+
+
+def _describe(bot: arena_pb2.SubmittedBot) -> str:
+    status = STATUS_NAMES.get(bot.status, "?")
+    reason = f" ({bot.status_reason})" if bot.status_reason else ""
+    return f"bot {bot.name!r}: {status}{reason}"
+
+
+def _await_verdict(
+    stub: arena_pb2_grpc.ArenaStub, args: argparse.Namespace, bot: arena_pb2.SubmittedBot
+) -> int:
+    """Follow a verification to its end; 0 if the bot became active."""
+    print(_describe(bot), flush=True)
+    if args.no_wait:
+        return 0
+    deadline = time.monotonic() + args.wait_s
+    shown = bot.status_reason
+    while time.monotonic() < deadline:
+        time.sleep(POLL_S)
+        reply = stub.ListBots(
+            arena_pb2.ListBotsRequest(owner=bot.owner),
+            timeout=CALL_TIMEOUT_S,
+            metadata=metadata(args.token),
+        )
+        now = next((b for b in reply.bots if b.name == bot.name), None)
+        if now is None:
+            raise ClientError(f"bot {bot.name!r} vanished from the arena")
+        if now.status == arena_pb2.BOT_STATUS_VERIFYING:
+            if now.status_reason != shown:
+                shown = now.status_reason
+                print(_describe(now), flush=True)
+            continue
+        print(_describe(now))
+        if now.status == arena_pb2.BOT_STATUS_ACTIVE:
+            print(
+                f"It plays on ladder {reply.ladder} ({reply.ladder_status}). Watch it: "
+                f"arena leaderboard --arena {args.arena}"
+            )
+            return 0
+        return 1
+    raise ClientError(
+        f"bot {bot.name!r} is still being verified after {args.wait_s:g} s; follow it with "
+        f"arena bots --arena {args.arena}"
+    )
+
+
+def run_submit(args: argparse.Namespace) -> int:
+    """SubmitBot, then wait for the verification."""
+
+    def body(stub: arena_pb2_grpc.ArenaStub) -> int:
+        _need_token(args)
+        reply = stub.SubmitBot(
+            arena_pb2.SubmitBotRequest(
+                name=args.name, endpoint=args.endpoint, description=args.description
+            ),
+            timeout=CALL_TIMEOUT_S,
+            metadata=metadata(args.token),
+        )
+        return _await_verdict(stub, args, reply.bot)
+
+    return _guarded(args, body)
+
+
+def run_update(args: argparse.Namespace) -> int:
+    """UpdateBot, then wait for the verification."""
+
+    def body(stub: arena_pb2_grpc.ArenaStub) -> int:
+        _need_token(args)
+        request = arena_pb2.UpdateBotRequest(name=args.name, endpoint=args.endpoint)
+        if args.description is not None:
+            request.description = args.description
+        reply = stub.UpdateBot(request, timeout=CALL_TIMEOUT_S, metadata=metadata(args.token))
+        return _await_verdict(stub, args, reply.bot)
+
+    return _guarded(args, body)
+
+
+def run_retire(args: argparse.Namespace) -> int:
+    """RetireBot."""
+
+    def body(stub: arena_pb2_grpc.ArenaStub) -> int:
+        _need_token(args)
+        reply = stub.RetireBot(
+            arena_pb2.RetireBotRequest(name=args.name),
+            timeout=CALL_TIMEOUT_S,
+            metadata=metadata(args.token),
+        )
+        print(_describe(reply.bot))
+        return 0
+
+    return _guarded(args, body)
+
+
+def run_bots(args: argparse.Namespace) -> int:
+    """ListBots as a table or JSON."""
+
+    def body(stub: arena_pb2_grpc.ArenaStub) -> int:
+        reply = stub.ListBots(
+            arena_pb2.ListBotsRequest(owner=args.owner),
+            timeout=CALL_TIMEOUT_S,
+            metadata=metadata(args.token),
+        )
+        if args.format == "json":
+            print(
+                json.dumps(
+                    {
+                        "ladder": reply.ladder,
+                        "ladder_status": reply.ladder_status,
+                        "bots": [_bot_json(b) for b in reply.bots],
+                    },
+                    indent=2,
+                )
+            )
+            return 0
+        print(f"ladder {reply.ladder}: {reply.ladder_status}")
+        if not reply.bots:
+            print("no bots yet; submit one with: arena submit --name N --endpoint HOST:PORT")
+        for bot in reply.bots:
+            status = STATUS_NAMES.get(bot.status, "?")
+            where = f"  {bot.endpoint}" if bot.endpoint else ""
+            reason = f"  ({bot.status_reason})" if bot.status_reason else ""
+            print(
+                f"{bot.name:<20} {bot.owner:<12} {status:<10} {bot.matches:>5} matches  "
+                f"{bot.version or '-'}{where}{reason}"
+            )
+        return 0
+
+    return _guarded(args, body)
+
+
+def _bot_json(bot: arena_pb2.SubmittedBot) -> dict[str, Any]:
+    return {
+        "name": bot.name,
+        "owner": bot.owner,
+        "endpoint": bot.endpoint,
+        "description": bot.description,
+        "status": STATUS_NAMES.get(bot.status, "?"),
+        "status_reason": bot.status_reason,
+        "version": bot.version,
+        "matches": bot.matches,
+        "placement_left": bot.placement_left,
+        "failing_streak": bot.failing_streak,
+    }
+
+
+def run_leaderboard(args: argparse.Namespace) -> int:
+    """GetLeaderboard as a table or JSON (rows with ``name`` and ``matches``)."""
+
+    def body(stub: arena_pb2_grpc.ArenaStub) -> int:
+        reply = stub.GetLeaderboard(
+            arena_pb2.GetLeaderboardRequest(ladder=args.ladder, include_retired=args.all),
+            timeout=CALL_TIMEOUT_S,
+        )
+        rows = [
+            Row(
+                rank=r.rank,
+                name=r.name,
+                conservative=r.conservative,
+                mu=r.mu,
+                sigma=r.sigma,
+                matches=r.matches,
+                wins=r.wins,
+                mean_score=r.mean_score,
+                mean_rank=r.mean_rank,
+                timeouts=r.timeouts,
+                errors=r.errors,
+                invalid=r.invalid,
+            )
+            for r in reply.rows
+        ]
+        if args.format == "json":
+            statuses = [STATUS_NAMES.get(r.status, "?") for r in reply.rows]
+            data = [asdict(row) | {"status": s} for row, s in zip(rows, statuses, strict=True)]
+            print(json.dumps(data, indent=2))
+            return 0
+        if rows:
+            print(render(rows, "table", reply.ladder))
+        else:
+            print(f"ladder {reply.ladder}: no rated matches yet")
+        print(reply.ladder_status)
+        return 0
+
+    return _guarded(args, body)

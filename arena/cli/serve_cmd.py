@@ -1,0 +1,135 @@
+"""``arena serve``: run a competition (the Arena service and a live ladder)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from typing import Any
+
+from arena.league.rating import LADDER_TAU
+from arena.server.allowlist import DEFAULT_ALLOW
+from arena.server.app import RunningArena, serve
+from arena.server.config import DEFAULT_PORT, ServeConfig, ServeConfigError, validate
+from arena.store import StoreError
+
+READY = "arena serving on {address}"
+"""The first line on stdout once the arena serves (tests read the port from it)."""
+
+
+def register(sub: Any) -> None:
+    """Add the ``serve`` subcommand."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "serve",
+        help="run a competition: bot authors submit endpoints, a ladder plays them",
+        description="Serve the Arena gRPC service and run a continuous, rated ladder among "
+        "the submitted bots. Create owners' tokens with `arena token create`. Stop with "
+        "Ctrl-C or SIGTERM; the same command on the same --db continues where it stopped. "
+        "See docs/serve.md.",
+    )
+    parser.add_argument("--db", required=True, help="database file (created if missing)")
+    parser.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any)"
+    )
+    parser.add_argument("--preset", default="amigo", help="rule preset (default amigo)")
+    parser.add_argument("--table-size", type=int, default=4, help="seats per match (default 4)")
+    parser.add_argument(
+        "--allow",
+        action="append",
+        metavar="HOST_PATTERN",
+        help="hosts bot endpoints may name: address, network, name or *.glob, optionally "
+        f":PORT or :LOW-HIGH; repeatable (default: {' '.join(DEFAULT_ALLOW)})",
+    )
+    parser.add_argument("--tls-cert", help="PEM certificate chain: serve the arena over TLS")
+    parser.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    parser.add_argument("--bot-ca", help="PEM roots to trust for tls://HOST:PORT bot endpoints")
+    parser.add_argument("--deadline-ms", type=int, default=1000, help="per decision (1000)")
+    parser.add_argument("--max-strikes", type=int, default=3, help="faults before a forfeit (3)")
+    parser.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
+    parser.add_argument("--bot-streams", type=int, default=1, help="matches per bot at once (1)")
+    parser.add_argument(
+        "--placement-matches", type=int, default=3, help="first matches of a new bot (default 3)"
+    )
+    parser.add_argument(
+        "--suspend-after",
+        type=int,
+        default=3,
+        help="failing matches in a row (forfeited or unreachable) before suspension (3)",
+    )
+    parser.add_argument(
+        "--submit-limit", type=int, default=10, help="submissions per owner per minute (10)"
+    )
+    parser.add_argument(
+        "--verify-games", type=int, default=2, help="conformance games to verify a bot (2)"
+    )
+    parser.add_argument(
+        "--hello-timeout-s", type=float, default=3.0, help="Hello and connect timeout (3)"
+    )
+    parser.add_argument(
+        "--grace-s", type=float, default=10.0, help="shutdown: time for running matches (10)"
+    )
+    parser.add_argument(
+        "--tau", type=float, default=LADDER_TAU, help=f"TrueSkill dynamics (default {LADDER_TAU})"
+    )
+    parser.add_argument("--quiet", action="store_true", help="log warnings only")
+    parser.set_defaults(run=run)
+
+
+def _config(args: argparse.Namespace) -> ServeConfig:
+    return ServeConfig(
+        db=args.db,
+        host=args.host,
+        port=args.port,
+        preset=args.preset,
+        table_size=args.table_size,
+        deadline_ms=args.deadline_ms,
+        max_strikes=args.max_strikes,
+        concurrency=args.concurrency,
+        bot_streams=args.bot_streams,
+        placement_matches=args.placement_matches,
+        suspend_after=args.suspend_after,
+        allow=tuple(args.allow) if args.allow else DEFAULT_ALLOW,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        bot_ca=args.bot_ca,
+        submit_limit=args.submit_limit,
+        verify_games=args.verify_games,
+        hello_timeout_s=args.hello_timeout_s,
+        grace_s=args.grace_s,
+        tau=args.tau,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until a signal; 0 after a clean shutdown, 2 on bad settings."""
+    config = _config(args)
+    try:
+        validate(config)
+    except ServeConfigError as error:
+        print(f"arena serve: {error}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=logging.WARNING if args.quiet else logging.INFO,
+        format="%(asctime)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+
+    def ready(arena: RunningArena) -> None:
+        print(READY.format(address=arena.address), flush=True)
+        print(
+            f"  ladder {config.ladder}, database {config.db}, bots allowed on "
+            f"{', '.join(config.allow)}{', TLS' if config.tls_cert else ''}",
+            flush=True,
+        )
+
+    try:
+        asyncio.run(serve(config, on_ready=ready))
+    except StoreError as error:
+        print(f"arena serve: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"arena serve: {error}; choose another --port (0: any free port)", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,140 @@
+"""Start and stop the arena: the gRPC server (Arena, health, reflection) and the ladder,
+in one event loop, on one database."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from arena.store import Store
+from arena.v1 import arena_pb2, arena_pb2_grpc
+
+from .config import ServeConfig
+from .ladder import Ladder
+from .servicer import ArenaServicer
+
+log = logging.getLogger("arena.serve")
+
+ARENA_SERVICE: Final = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
+""""arena.v1.Arena"."""
+MAX_REQUEST_BYTES: Final = 64 * 1024
+"""Every Arena request is small; anything bigger is refused by gRPC itself."""
+MAX_REPLY_BYTES: Final = 16 * 1024 * 1024
+"""A full match record fits easily."""
+SERVER_OPTIONS: Final = (
+    ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
+    ("grpc.max_send_message_length", MAX_REPLY_BYTES),
+    ("grpc.so_reuseport", 0),  # a second arena on a taken port must fail, not share it
+)
+
+
+def host_port(host: str, port: int) -> str:
+    """``host:port``, bracketing an IPv6 host."""
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"{host}:{port}"
+
+
+@dataclass(slots=True)
+class RunningArena:
+    """A started arena."""
+
+    server: grpc.aio.Server
+    """The gRPC server."""
+    port: int
+    """The bound port."""
+    ladder: Ladder
+    """The ladder (verifications and matches)."""
+    store: Store
+    """The open database."""
+    health: Any
+    """The health servicer (set NOT_SERVING on shutdown)."""
+    ladder_task: asyncio.Task[None]
+    """The ladder's scheduling loop."""
+
+    @property
+    def address(self) -> str:
+        """HOST:PORT clients use."""
+        return host_port(self.ladder.config.host, self.port)
+
+    async def stop(self, grace_s: float | None = None) -> None:
+        """Graceful shutdown: report NOT_SERVING and refuse submissions, let running
+        matches finish within the grace period (abandoning the rest unrated), stop
+        the server, close the database."""
+        grace = self.ladder.config.grace_s if grace_s is None else grace_s
+        await self.health.enter_graceful_shutdown()
+        await self.ladder.shutdown(grace)
+        await self.ladder_task
+        await self.server.stop(1.0)
+        self.store.close()
+
+
+def _credentials(config: ServeConfig) -> grpc.ServerCredentials | None:
+    if config.tls_cert is None or config.tls_key is None:
+        return None
+    return grpc.ssl_server_credentials(
+        [(Path(config.tls_key).read_bytes(), Path(config.tls_cert).read_bytes())]
+    )
+
+
+async def start_arena(config: ServeConfig) -> RunningArena:
+    """Open the database, start the ladder and serve (OSError if the port is taken)."""
+    store = Store(config.db)
+    try:
+        roots = Path(config.bot_ca).read_bytes() if config.bot_ca else None
+        ladder = Ladder(config, store, root_certificates=roots)
+        server = grpc.aio.server(options=SERVER_OPTIONS)
+        arena_pb2_grpc.add_ArenaServicer_to_server(ArenaServicer(config, store, ladder), server)
+        health_servicer = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+        reflection.enable_server_reflection(
+            (ARENA_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+        )
+        address = host_port(config.host, config.port)
+        credentials = _credentials(config)
+        try:
+            if credentials is None:
+                port: int = server.add_insecure_port(address)
+            else:
+                port = server.add_secure_port(address, credentials)
+        except RuntimeError as error:  # grpcio raises here when the address is taken
+            raise OSError(f"cannot listen on {address}: {error}") from error
+        if port == 0:
+            raise OSError(f"cannot listen on {address} (is the port taken?)")
+        await server.start()
+        for service in ("", ARENA_SERVICE):
+            await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+    except BaseException:
+        store.close()
+        raise
+    ladder_task = asyncio.create_task(ladder.run(), name="ladder")
+    return RunningArena(server, port, ladder, store, health_servicer, ladder_task)
+
+
+async def serve(config: ServeConfig, *, on_ready: Callable[[RunningArena], None]) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully."""
+    arena = await start_arena(config)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    on_ready(arena)
+    try:
+        await stop.wait()
+        log.info("shutting down: no new submissions or matches")
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(Exception):
+                loop.remove_signal_handler(sig)
+        await arena.stop()
+    log.info("stopped; `arena serve` on the same --db continues where this left off")

@@ -1,0 +1,108 @@
+"""The settings of ``arena serve``, validated before anything starts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from arena.games import abluxxen as ab
+from arena.league.rating import LADDER_TAU
+
+from .allowlist import DEFAULT_ALLOW, Allowlist, AllowlistError
+
+DEFAULT_PORT: Final = 50050
+"""The port of the README's walk-through."""
+MAX_DESCRIPTION: Final = 500
+"""Characters in a bot's description."""
+
+
+class ServeConfigError(ValueError):
+    """Settings that cannot run, with what to change."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServeConfig:
+    """Everything ``arena serve`` needs."""
+
+    db: str
+    """The database file (created if missing; a restart continues from it)."""
+    host: str = "127.0.0.1"
+    """Address to listen on (0.0.0.0 or :: to accept other machines)."""
+    port: int = DEFAULT_PORT
+    """Port to listen on (0: any free port)."""
+    preset: str = ab.DEFAULT_PRESET
+    """Rule preset of every ladder match."""
+    table_size: int = 4
+    """Seats per ladder match, 2..5."""
+    deadline_ms: int = 1000
+    """Per-decision deadline, in matches and in verification."""
+    max_strikes: int = 3
+    """Faults in a match before the seat is forfeited."""
+    concurrency: int = 2
+    """Ladder matches in play at once."""
+    bot_streams: int = 1
+    """Matches one bot plays at once."""
+    placement_matches: int = 3
+    """Matches a new (or updated) bot plays first, before anyone else is seated first."""
+    suspend_after: int = 3
+    """Failing matches in a row (forfeited, or the bot unreachable) before suspension."""
+    allow: tuple[str, ...] = DEFAULT_ALLOW
+    """Host patterns bot endpoints must match (allowlist.py)."""
+    tls_cert: str | None = None
+    """PEM certificate chain of the arena's own port (with ``tls_key``)."""
+    tls_key: str | None = None
+    """PEM private key of the arena's own port."""
+    bot_ca: str | None = None
+    """PEM roots trusted for tls:// bot endpoints (None: the system's roots)."""
+    submit_limit: int = 10
+    """Submissions and updates per owner per minute."""
+    verify_games: int = 2
+    """Conformance games a bot plays before it becomes active."""
+    hello_timeout_s: float = 3.0
+    """How long a bot may take to answer Hello (before each match, and to verify it)."""
+    grace_s: float = 10.0
+    """On shutdown, how long running matches may take to finish before being abandoned."""
+    tau: float = LADDER_TAU
+    """TrueSkill dynamics: small but not zero, because ladder bots change."""
+
+    @property
+    def ladder(self) -> str:
+        """The ladder this arena rates on, e.g. ``serve/abluxxen/amigo/4p``."""
+        return f"serve/abluxxen/{self.preset}/{self.table_size}p"
+
+    @property
+    def league_id(self) -> str:
+        """The league row the ladder's matches belong to (the ladder's own id)."""
+        return self.ladder
+
+    def game_config(self) -> ab.GameConfig:
+        """The engine configuration of every ladder match."""
+        return ab.make_config(self.table_size, self.preset)
+
+
+def validate(config: ServeConfig) -> None:
+    """Raise ServeConfigError naming the first problem."""
+    try:
+        config.game_config()
+    except ab.InvalidOptionsError as error:
+        raise ServeConfigError(str(error)) from None
+    try:
+        Allowlist(config.allow)
+    except AllowlistError as error:
+        raise ServeConfigError(str(error)) from None
+    if not 0 <= config.port <= 65535:
+        raise ServeConfigError("--port must be 0..65535 (0: any free port)")
+    for key in ("deadline_ms", "concurrency", "bot_streams", "suspend_after", "submit_limit"):
+        if getattr(config, key) < 1:
+            raise ServeConfigError(f"--{key.replace('_', '-')} must be at least 1")
+    for key in ("placement_matches", "max_strikes", "verify_games"):
+        if getattr(config, key) < 0:
+            raise ServeConfigError(f"--{key.replace('_', '-')} must not be negative")
+    if config.hello_timeout_s <= 0 or config.grace_s < 0 or config.tau < 0:
+        raise ServeConfigError("timeouts must be positive, --grace-s and tau not negative")
+    if (config.tls_cert is None) != (config.tls_key is None):
+        raise ServeConfigError("give both --tls-cert and --tls-key, or neither")
+    for path in (config.tls_cert, config.tls_key, config.bot_ca):
+        if path is not None and not Path(path).is_file():
+            raise ServeConfigError(f"no file {path}")

@@ -1,0 +1,417 @@
+"""The live ladder of ``arena serve``: verify submitted bots, keep playing rated matches
+among the active ones, suspend bots that keep failing.
+
+Everything here runs on the server's event loop, as do the gRPC handlers, so the store
+(one SQLite connection) and the in-memory ratings are only ever touched by one thing at
+a time. A match is committed with its rating update in one transaction the moment it
+ends (completion order: a live ladder with changing bots has no index order to keep);
+a match cut off by shutdown is never committed, so nothing is ever half-recorded, and
+its bots are simply matched again after the restart.
+
+Match seeds come from ``secrets``: a seed that could be derived from anything public
+would let a bot know the deal in advance.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Final
+
+from arena.games import abluxxen as ab
+from arena.league.rating import RatingModel, Skill, draw_probability_for, rate
+from arena.league.results import match_rows
+from arena.league.runner import match_id
+from arena.referee import MatchOutcome, MatchSpec, RemoteSeat, SeatOutcome, run_match
+from arena.referee.channels import ChannelPool
+from arena.referee.hello import hello
+from arena.referee.record import encode_record
+from arena.store import Store
+from arena.store.registry import (
+    BotEntry,
+    BotStatus,
+    change_bot,
+    claim_match_index,
+    ensure_league,
+    get_bot,
+    list_bots,
+)
+from arena.store.sqlite import RatingRow
+
+from .config import ServeConfig
+from .matchmaking import Matchmaker
+from .verify import verify_bot
+
+log = logging.getLogger("arena.serve")
+
+IDLE_POLL_S: Final = 2.0
+"""The scheduler looks again at least this often (every change also wakes it)."""
+VERIFY_AT_ONCE: Final = 2
+"""Verifications running at the same time (each plays a few games)."""
+MAX_REPLY_BYTES: Final = 4096
+"""Bot replies larger than this are OVERSIZED faults (as in leagues)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunningMatch:
+    """A ladder match being played."""
+
+    match_id: str
+    """Its id (its record is not served until it ends)."""
+    seats: tuple[str, ...]
+    """Bots by seat."""
+    started_at: float
+    """Unix seconds."""
+
+
+class Ladder:
+    """The verifier and the match loop."""
+
+    def __init__(
+        self, config: ServeConfig, store: Store, *, root_certificates: bytes | None = None
+    ) -> None:
+        self.config = config
+        self.store = store
+        self._roots = root_certificates
+        self.pool = ChannelPool(root_certificates=root_certificates)
+        tiebreak = ab.preset(config.preset).tiebreak
+        self.model = RatingModel(tau=config.tau, draw_probability=draw_probability_for(tiebreak))
+        self.skills: dict[str, Skill] = {}
+        self.played: dict[str, int] = {}
+        for rating in store.ratings(config.ladder):
+            self.skills[rating.bot] = Skill(rating.mu, rating.sigma)
+            self.played[rating.bot] = rating.matches
+        self.rated_matches = int(
+            store.read("SELECT count(*) FROM matches WHERE league_id = ?", (config.league_id,))[0][
+                0
+            ]
+        )
+        self.running: dict[str, RunningMatch] = {}
+        self.status = "starting"
+        self.active_bots = 0
+        self._matchmaker = Matchmaker(self.model)
+        self._game_config = config.game_config()
+        self._busy: Counter[str] = Counter()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._verifying: dict[str, asyncio.Task[None]] = {}
+        self._verify_slots = asyncio.Semaphore(VERIFY_AT_ONCE)
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._logged_status = ""
+        ensure_league(
+            store,
+            config.league_id,
+            {"serve": {"preset": config.preset, "table_size": config.table_size}},
+        )
+
+    @property
+    def stopping(self) -> bool:
+        """True once shutdown began: no new matches, no new submissions."""
+        return self._stopping
+
+    def wake(self) -> None:
+        """Make the scheduler look at the bots again now."""
+        self._wake.set()
+
+    # ------------------------------------------------------------- the loop
+
+    async def run(self) -> None:
+        """Schedule matches until ``shutdown``; first resume verifications that a
+        previous run left unfinished."""
+        for entry in list_bots(self.store):
+            if entry.status is BotStatus.VERIFYING:
+                self.verify(entry.name)
+        while not self._stopping:
+            self._wake.clear()
+            self._start_matches()
+            self._refresh_status()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(IDLE_POLL_S):
+                    await self._wake.wait()
+        self._refresh_status()
+
+    def _start_matches(self) -> None:
+        size = self.config.table_size
+        active = [b for b in list_bots(self.store) if b.status is BotStatus.ACTIVE]
+        self.active_bots = len(active)
+        by_name = {b.name: b for b in active}
+        while len(self._tasks) < self.config.concurrency:
+            free = [b for b in active if self._busy[b.name] < self.config.bot_streams]
+            if len(free) < size:
+                return
+            seats = self._matchmaker.table(
+                [b.name for b in free],
+                size,
+                self.skills,
+                self.played,
+                {b.name: b.placement_left for b in free},
+            )
+            table = tuple(by_name[name] for name in seats)
+            self._busy.update(seats)
+            task = asyncio.create_task(self._play(table), name=f"ladder {' '.join(seats)}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _refresh_status(self) -> None:
+        size = self.config.table_size
+        active = self.active_bots
+        if self._stopping:
+            status = f"stopping: finishing {len(self._tasks)} match(es)"
+            kind = status
+        elif active < size:
+            status = (
+                f"waiting: {active} active bot(s), a table needs {size}; matches start when "
+                f"{size - active} more bot(s) pass verification"
+            )
+            kind = status
+        else:
+            status = (
+                f"running: {len(self.running)} match(es) in play among {active} active bots; "
+                f"{self.rated_matches} rated match(es) so far"
+            )
+            kind = f"running with {active}"
+        self.status = status
+        if kind != self._logged_status:
+            self._logged_status = kind
+            log.info("ladder %s", status)
+
+    # ------------------------------------------------------------ a match
+
+    async def _play(self, table: tuple[BotEntry, ...]) -> None:
+        names = tuple(b.name for b in table)
+        current = ""
+        try:
+            # A bot that is down costs its table only a Hello, not a rated forfeit.
+            answers = await asyncio.gather(
+                *(
+                    hello(self.pool.get(b.endpoint), b.endpoint, self.config.hello_timeout_s)
+                    for b in table
+                )
+            )
+            down = [(b, a.error) for b, a in zip(table, answers, strict=True) if a.error]
+            for bot, error in down:
+                self._count_failure(bot, f"unreachable before a match: {error}")
+            if down:
+                return
+            index = claim_match_index(self.store, self.config.league_id)
+            current = match_id(self.config.league_id, index)
+            seed = secrets.randbits(63)
+            self.running[current] = RunningMatch(current, names, time.time())
+            spec = MatchSpec(
+                match_id=current,
+                config=self._game_config,
+                seed=seed,
+                deadline_ms=self.config.deadline_ms,
+                max_strikes=self.config.max_strikes,
+                connect_timeout_s=self.config.hello_timeout_s,
+            )
+            seats = [
+                RemoteSeat(b.name, self.pool.get(b.endpoint), max_reply_bytes=MAX_REPLY_BYTES)
+                for b in table
+            ]
+            outcome = await run_match(spec, seats)
+            self._commit(index, seed, outcome, table)
+        except Exception:  # a bug, not a bot fault: keep the ladder going, say so loudly
+            log.exception("ladder match %s among %s failed", current or "(unstarted)", names)
+        finally:
+            self.running.pop(current, None)
+            self._busy.subtract(names)
+            self.wake()
+
+    def _commit(
+        self, index: int, seed: int, outcome: MatchOutcome, table: tuple[BotEntry, ...]
+    ) -> None:
+        names = [seat.name for seat in outcome.seats]
+        new = rate(self.model, [self.skills.get(n, Skill()) for n in names], outcome.ranks)
+        ratings = [
+            RatingRow(self.config.ladder, n, s.mu, s.sigma, self.played.get(n, 0) + 1)
+            for n, s in zip(names, new, strict=True)
+        ]
+        row, faults = match_rows(
+            outcome,
+            league_id=self.config.league_id,
+            index=index,
+            ladder=self.config.ladder,
+            seed=seed,
+        )
+        self.store.record_match(
+            row,
+            {"game": self._game_config.to_json(), "seats": names},
+            faults,
+            encode_record(outcome.record),
+            ratings,
+        )
+        for name, skill in zip(names, new, strict=True):
+            self.skills[name] = skill
+            self.played[name] = self.played.get(name, 0) + 1
+        self.rated_matches += 1
+        log.info(
+            "match %s: %s",
+            outcome.match_id,
+            "  ".join(
+                f"{s.name}#{s.rank}{' forfeited' if s.forfeited else ''}" for s in outcome.seats
+            ),
+        )
+        for bot, seat in zip(table, outcome.seats, strict=True):
+            self._after_match(bot, seat, outcome.match_id)
+
+    def _still_same(self, bot: BotEntry) -> BotEntry | None:
+        """The bot now, if it is still active at the endpoint it had (a match says
+        nothing about a bot that was updated, retired or suspended meanwhile)."""
+        now = get_bot(self.store, bot.name)
+        if now is None or now.status is not BotStatus.ACTIVE or now.endpoint != bot.endpoint:
+            return None
+        return now
+
+    def _after_match(self, bot: BotEntry, seat: SeatOutcome, played_in: str) -> None:
+        now = self._still_same(bot)
+        if now is None:
+            return
+        changes: dict[str, Any] = {}
+        if now.placement_left > 0:
+            changes["placement_left"] = now.placement_left - 1
+        if seat.forfeited:
+            first = seat.faults[0]
+            self._count_failure(
+                now,
+                f"forfeited {played_in} after {len(seat.faults)} fault(s), first "
+                f"{first.kind}: {first.detail}",
+                changes,
+            )
+            return
+        if now.failing_streak:
+            changes["failing_streak"] = 0
+        if changes:
+            change_bot(self.store, now.name, **changes)
+
+    def _count_failure(
+        self, bot: BotEntry, reason: str, changes: dict[str, Any] | None = None
+    ) -> None:
+        now = self._still_same(bot)
+        if now is None:
+            return
+        streak = now.failing_streak + 1
+        update: dict[str, Any] = {**(changes or {}), "failing_streak": streak}
+        if streak >= self.config.suspend_after:
+            update["status"] = BotStatus.SUSPENDED
+            update["status_reason"] = (
+                f"failed {streak} match(es) in a row (last: {reason}); fix the bot (arena "
+                f"check-bot ENDPOINT), then re-activate it: arena update --name {now.name}"
+            )
+            log.warning("bot %s suspended: %s", now.name, reason)
+        else:
+            log.info("bot %s failed (%d in a row): %s", now.name, streak, reason)
+        change_bot(self.store, now.name, **update)
+
+    # ------------------------------------------------------- verification
+
+    def verify(self, name: str) -> None:
+        """(Re-)verify a bot in VERIFYING, replacing a verification already running."""
+        self.cancel_verification(name)
+        task = asyncio.create_task(self._verify(name), name=f"verify {name}")
+        self._verifying[name] = task
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if self._verifying.get(name) is done:
+                del self._verifying[name]
+
+        task.add_done_callback(forget)
+
+    def cancel_verification(self, name: str) -> None:
+        """Stop verifying ``name`` (retired, or submitted again)."""
+        task = self._verifying.pop(name, None)
+        if task is not None:
+            task.cancel()
+
+    async def _verify(self, name: str) -> None:
+        bot = get_bot(self.store, name)
+        if bot is None or bot.status is not BotStatus.VERIFYING:
+            return
+        config = self.config
+        async with self._verify_slots:
+            change_bot(
+                self.store,
+                name,
+                status_reason=f"verifying: Hello, then {config.verify_games} conformance game(s)",
+            )
+            try:
+                verdict = await verify_bot(
+                    bot.endpoint,
+                    preset=config.preset,
+                    table_size=config.table_size,
+                    games=config.verify_games,
+                    deadline_ms=config.deadline_ms,
+                    max_strikes=config.max_strikes,
+                    hello_timeout_s=config.hello_timeout_s,
+                    root_certificates=self._roots,
+                )
+            except Exception as error:  # a bug: the bot is not to blame, say so
+                log.exception("verifying %s failed", name)
+                verdict_ok, reason, version = False, f"the arena failed: {error!r}", ""
+            else:
+                verdict_ok, reason, version = verdict.ok, verdict.reason, verdict.version
+        now = get_bot(self.store, name)
+        if now is None or now.status is not BotStatus.VERIFYING or now.endpoint != bot.endpoint:
+            return  # retired or changed meanwhile; a newer verification decides
+        if verdict_ok:
+            await self._fresh_channel(bot.endpoint)
+            change_bot(
+                self.store,
+                name,
+                status=BotStatus.ACTIVE,
+                status_reason="",
+                version=version,
+                placement_left=config.placement_matches,
+                failing_streak=0,
+            )
+            log.info("bot %s (%s) verified: active", name, version)
+        else:
+            change_bot(
+                self.store,
+                name,
+                status=BotStatus.SUSPENDED,
+                status_reason=f"verification failed: {reason}",
+                version=version,
+            )
+            log.info("bot %s failed verification: %s", name, reason)
+        self.wake()
+
+    async def _fresh_channel(self, endpoint: str) -> None:
+        """Drop the pooled channel to a re-verified endpoint unless a match uses it: a
+        channel to a bot that was down may be in reconnect backoff for minutes."""
+        in_use = any(
+            b.endpoint == endpoint for b in list_bots(self.store) if self._busy[b.name] > 0
+        )
+        if not in_use:
+            await self.pool.discard(endpoint)
+
+    # ----------------------------------------------------------- shutdown
+
+    async def shutdown(self, grace_s: float) -> None:
+        """Start no more matches; let running ones finish within ``grace_s``, then
+        abandon the rest unrated (the restart matches their bots again). Unfinished
+        verifications stop; their bots stay VERIFYING and are verified after a restart."""
+        self._stopping = True
+        self.wake()
+        verifying = list(self._verifying.values())
+        for task in verifying:
+            task.cancel()
+        pending = set(self._tasks)
+        if pending:
+            log.info("waiting up to %g s for %d running match(es)", grace_s, len(pending))
+            unfinished = pending
+            if grace_s > 0:
+                _, unfinished = await asyncio.wait(pending, timeout=grace_s)
+            abandoned = [m.match_id for m in self.running.values()]
+            for task in unfinished:
+                task.cancel()
+            await asyncio.gather(*unfinished, return_exceptions=True)
+            if abandoned and unfinished:
+                log.warning("abandoned unfinished match(es), unrated: %s", ", ".join(abandoned))
+        await asyncio.gather(*verifying, return_exceptions=True)
+        await self.pool.close()

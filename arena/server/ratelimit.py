@@ -1,0 +1,32 @@
+"""A per-key sliding-window rate limit (submissions per owner per minute)."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+
+
+class RateLimiter:
+    """At most ``limit`` events per key in any ``window_s`` seconds. In memory: a restart
+    forgets the window, which costs at most one extra window of submissions."""
+
+    def __init__(
+        self, limit: int, window_s: float = 60.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self._clock = clock
+        self._events: dict[str, deque[float]] = {}
+
+    def acquire(self, key: str) -> float:
+        """Count an event for ``key`` and return 0, or, if the limit is reached, count
+        nothing and return the seconds until the next event would be allowed."""
+        now = self._clock()
+        events = self._events.setdefault(key, deque())
+        while events and events[0] <= now - self.window_s:
+            events.popleft()
+        if len(events) >= self.limit:
+            return max(0.0, events[0] + self.window_s - now)
+        events.append(now)
+        return 0.0

@@ -1,0 +1,84 @@
+"""Verifying a submitted bot before it joins the ladder: Hello, then a short
+conformance run (the same as ``arena check-bot``), on a channel of its own."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from arena.referee.channels import ChannelPool
+from arena.referee.conformance import check_bot
+from arena.referee.hello import hello
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The verification's outcome."""
+
+    ok: bool
+    """True if the bot may play."""
+    reason: str
+    """Why not, in words the author can act on."""
+    version: str = ""
+    """"NAME VERSION" from the bot's Hello."""
+
+
+async def verify_bot(
+    endpoint: str,
+    *,
+    preset: str,
+    table_size: int,
+    games: int,
+    deadline_ms: int,
+    max_strikes: int,
+    hello_timeout_s: float,
+    root_certificates: bytes | None,
+) -> Verdict:
+    """Hello (the bot must play the ladder's preset and table size), then ``games``
+    conformance games without a single fault."""
+    # A fresh channel: a pooled one may still be backing off from an earlier failure.
+    pool = ChannelPool(root_certificates=root_certificates)
+    try:
+        answer = await hello(pool.get(endpoint), endpoint, timeout_s=hello_timeout_s)
+        if answer.error or answer.reply is None:
+            return Verdict(False, f"Hello: {answer.error}")
+        reply = answer.reply
+        version = f"{reply.name} {reply.version}".strip()
+        if reply.presets and preset not in reply.presets:
+            return Verdict(
+                False,
+                f"the bot plays the presets {list(reply.presets)}; this arena plays {preset!r}",
+                version,
+            )
+        if reply.players and table_size not in reply.players:
+            return Verdict(
+                False,
+                f"the bot plays tables of {list(reply.players)}; this arena seats {table_size}",
+                version,
+            )
+        if games == 0:
+            return Verdict(True, "", version)
+        report = await check_bot(
+            endpoint,
+            games,
+            deadline_ms,
+            secrets.randbits(32),  # unpredictable: a bot cannot prepare for its check
+            pool=pool,
+            hello_timeout_s=hello_timeout_s,
+            stop_after_faults=1,
+            max_strikes=max_strikes,
+        )
+        if report.passed:
+            return Verdict(True, "", version)
+        if report.hello_error:
+            return Verdict(False, f"Hello: {report.hello_error}", version)
+        game, fault = report.faults[0]
+        return Verdict(
+            False,
+            f"{len(report.faults)} fault(s) in conformance game {game} (deadline "
+            f"{deadline_ms} ms); first: {fault.kind}: {fault.detail}. Check it with "
+            "`arena check-bot ENDPOINT`, fix the bot, then `arena update --name NAME`",
+            version,
+        )
+    finally:
+        await pool.close()

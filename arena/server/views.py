@@ -1,0 +1,97 @@
+"""Domain rows as Arena protobuf messages (and nothing else)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from arena.league.leaderboard import Row
+from arena.referee.channels import split_tls
+from arena.store.registry import BotEntry, BotStatus
+from arena.store.sqlite import MatchRow
+from arena.v1 import arena_pb2
+
+from .ladder import RunningMatch
+
+STATUS: Final = {
+    BotStatus.VERIFYING: arena_pb2.BOT_STATUS_VERIFYING,
+    BotStatus.ACTIVE: arena_pb2.BOT_STATUS_ACTIVE,
+    BotStatus.SUSPENDED: arena_pb2.BOT_STATUS_SUSPENDED,
+    BotStatus.RETIRED: arena_pb2.BOT_STATUS_RETIRED,
+}
+"""Stored status -> proto enum."""
+
+
+def bot_message(bot: BotEntry, *, matches: int, show_endpoint: bool) -> arena_pb2.SubmittedBot:
+    """A bot as the Arena service shows it: the endpoint only to its owner (also out
+    of the status reason, where error messages may quote it)."""
+    reason = bot.status_reason
+    if not show_endpoint:
+        _, host_port = split_tls(bot.endpoint)
+        reason = reason.replace(host_port, "ENDPOINT") if host_port else reason
+    return arena_pb2.SubmittedBot(
+        name=bot.name,
+        owner=bot.owner,
+        endpoint=bot.endpoint if show_endpoint else "",
+        description=bot.description,
+        status=STATUS[bot.status],
+        status_reason=reason,
+        version=bot.version,
+        matches=matches,
+        placement_left=bot.placement_left,
+        failing_streak=bot.failing_streak,
+        created_at=bot.created_at,
+        updated_at=bot.updated_at,
+    )
+
+
+def leaderboard_row(row: Row, status: BotStatus | None) -> arena_pb2.LeaderboardRow:
+    """One standing."""
+    return arena_pb2.LeaderboardRow(
+        rank=row.rank,
+        name=row.name,
+        conservative=row.conservative,
+        mu=row.mu,
+        sigma=row.sigma,
+        matches=row.matches,
+        wins=row.wins,
+        mean_score=row.mean_score,
+        mean_rank=row.mean_rank,
+        timeouts=row.timeouts,
+        errors=row.errors,
+        invalid=row.invalid,
+        status=STATUS[status] if status is not None else arena_pb2.BOT_STATUS_UNSPECIFIED,
+    )
+
+
+def finished_match(row: MatchRow) -> arena_pb2.MatchSummary:
+    """A finished match without its record."""
+    return arena_pb2.MatchSummary(
+        match_id=row.id,
+        ladder=row.ladder,
+        running=False,
+        seats=[
+            arena_pb2.MatchSeat(
+                seat=s.seat,
+                bot=s.bot,
+                score=s.score,
+                rank=s.rank,
+                forfeited=s.forfeited,
+                faults=s.timeouts + s.errors + s.invalid,
+            )
+            for s in row.seats
+        ],
+        end_reason=row.end_reason,
+        decisions=row.decisions,
+        at=row.finished_at,
+    )
+
+
+def running_match(match: RunningMatch, ladder: str) -> arena_pb2.MatchSummary:
+    """A match being played: who sits where, nothing more."""
+    return arena_pb2.MatchSummary(
+        match_id=match.match_id,
+        ladder=ladder,
+        running=True,
+        seats=[arena_pb2.MatchSeat(seat=s, bot=name) for s, name in enumerate(match.seats)],
+        at=match.started_at,
+    )
