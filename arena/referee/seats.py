@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -97,14 +98,57 @@ class LocalSeat:
 
 
 _CLOSED = object()
-"""Queued by the reader when the bot ended the stream."""
+"""Posted by the reader when the bot ended the stream."""
+_EXPIRED = object()
+"""Posted by the deadline timer."""
+
+
+class _Mailbox:
+    """Hands the reader task's messages to the deciding coroutine; the decision's
+    deadline timer posts _EXPIRED. (Leaner than asyncio.Queue plus asyncio.timeout on
+    the referee's per-decision path, and the read itself is never cancelled.)"""
+
+    __slots__ = ("_items", "_waiter", "expired")
+
+    def __init__(self) -> None:
+        self._items: deque[object] = deque()
+        self._waiter: asyncio.Future[object] | None = None
+        self.expired = False
+
+    def put(self, item: object) -> None:
+        """A message (or _CLOSED, or an error) from the reader."""
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            self._waiter = None
+            waiter.set_result(item)
+        else:
+            self._items.append(item)
+
+    def expire(self) -> None:
+        """The deadline passed: wake the waiting decision."""
+        self.expired = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            self._waiter = None
+            waiter.set_result(_EXPIRED)
+
+    async def get(self) -> object:
+        """The next message, or _EXPIRED once the deadline has passed."""
+        if self._items:
+            return self._items.popleft()
+        if self.expired:
+            return _EXPIRED
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiter = waiter
+        return await waiter
 
 
 class RemoteSeat:
     """A bot process reached over one ``Play`` stream on a shared channel.
 
-    A reader task moves every message the bot sends into a queue, so the referee's own
-    timer bounds each decision; replies to earlier (timed-out) requests are dropped.
+    A reader task posts every message the bot sends to a mailbox, so the referee's own
+    timer bounds each decision without ever cancelling a read (which would cancel the
+    whole call); replies to earlier (timed-out) requests are dropped.
     Once the stream breaks it stays broken for the match: every later decision is an
     immediate DISCONNECTED fault, so a dead bot cannot slow the match down.
     """
@@ -123,8 +167,9 @@ class RemoteSeat:
         )
         self._max_reply_bytes = max_reply_bytes
         self._call: grpc.aio.StreamStreamCall | None = None
-        self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self._mailbox = _Mailbox()
         self._reader: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[object] | None = None
         self._broken: Fault | None = None
         self._last_request = 0
 
@@ -151,11 +196,11 @@ class RemoteSeat:
             while True:
                 message = await call.read()
                 if message is grpc.aio.EOF:
-                    self._queue.put_nowait(_CLOSED)
+                    self._mailbox.put(_CLOSED)
                     return
-                self._queue.put_nowait(message)
+                self._mailbox.put(message)
         except grpc.aio.AioRpcError as error:
-            self._queue.put_nowait(error)
+            self._mailbox.put(error)
 
     def _break(self, fault: Fault) -> Fault:
         self._broken = fault
@@ -179,43 +224,44 @@ class RemoteSeat:
         started = loop.time()
         request_id = decision.request_id
         self._last_request = request_id
-        limit = decision.deadline_s + decision.bank_s
+        mailbox = self._mailbox
+        mailbox.expired = False
+        timer = loop.call_at(started + decision.deadline_s + decision.bank_s, self._on_deadline)
         try:
-            async with asyncio.timeout(limit):
-                await self._call.write(decision.message)
-                while True:
-                    item = await self._queue.get()
-                    if isinstance(item, bot_pb2.BotMessage):
-                        if item.request_id == request_id:
-                            return self._checked(item, started, loop.time())
-                        if 0 < item.request_id < request_id:
-                            continue  # a late answer to a request that already timed out
-                        return Reply(
-                            fault=Fault(
-                                FaultKind.STALE,
-                                f"reply for request {item.request_id}, which was never sent; "
-                                f"expected {request_id}",
-                                request_id,
-                            ),
-                            elapsed_s=loop.time() - started,
-                        )
-                    if isinstance(item, grpc.aio.AioRpcError):
-                        fault = _fault_of_status(item, request_id)
-                    else:
-                        fault = Fault(
-                            FaultKind.DISCONNECTED, "the bot closed the stream", request_id
-                        )
-                    return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
-        except TimeoutError:
-            return Reply(
-                fault=Fault(
-                    FaultKind.TIMEOUT,
-                    f"no reply within {decision.deadline_s * 1000:.0f} ms"
-                    + (f" + {decision.bank_s * 1000:.0f} ms bank" if decision.bank_s else ""),
-                    request_id,
-                ),
-                elapsed_s=loop.time() - started,
-            )
+            self._writer = asyncio.current_task()
+            await self._call.write(decision.message)
+            self._writer = None
+            while True:
+                item = await mailbox.get()
+                if isinstance(item, bot_pb2.BotMessage):
+                    if item.request_id == request_id:
+                        return self._checked(item, started, loop.time())
+                    if 0 < item.request_id < request_id:
+                        continue  # a late answer to a request that already timed out
+                    return Reply(
+                        fault=Fault(
+                            FaultKind.STALE,
+                            f"reply for request {item.request_id}, which was never sent; "
+                            f"expected {request_id}",
+                            request_id,
+                        ),
+                        elapsed_s=loop.time() - started,
+                    )
+                if item is _EXPIRED:
+                    return Reply(fault=_timeout(decision), elapsed_s=loop.time() - started)
+                if isinstance(item, grpc.aio.AioRpcError):
+                    fault = _fault_of_status(item, request_id)
+                else:
+                    fault = Fault(FaultKind.DISCONNECTED, "the bot closed the stream", request_id)
+                return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if self._writer is None or not mailbox.expired or task is None:
+                raise
+            # Our deadline cancelled a write the bot never took: it stopped reading.
+            task.uncancel()
+            fault = _timeout(decision, "; the bot stopped reading its stream")
+            return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
         except (grpc.aio.AioRpcError, grpc.aio.UsageError) as error:
             fault = (
                 _fault_of_status(error, request_id)
@@ -223,6 +269,14 @@ class RemoteSeat:
                 else Fault(FaultKind.DISCONNECTED, f"the stream is closed: {error}", request_id)
             )
             return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
+        finally:
+            self._writer = None
+            timer.cancel()
+
+    def _on_deadline(self) -> None:
+        self._mailbox.expire()
+        if self._writer is not None:
+            self._writer.cancel()
 
     def _checked(self, message: bot_pb2.BotMessage, started: float, now: float) -> Reply:
         size = message.ByteSize()
@@ -256,6 +310,15 @@ class RemoteSeat:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
                 await self._reader
+
+
+def _timeout(decision: Decision, why: str = "") -> Fault:
+    bank = f" + {decision.bank_s * 1000:.0f} ms bank" if decision.bank_s else ""
+    return Fault(
+        FaultKind.TIMEOUT,
+        f"no reply within {decision.deadline_s * 1000:.0f} ms{bank}{why}",
+        decision.request_id,
+    )
 
 
 def _serialize(message: bytes | bot_pb2.ArenaMessage) -> bytes:
