@@ -1,0 +1,98 @@
+"""`arena check-bot` passes every sample bot and fails bots that break the contract.
+
+Every entry of sample_bots/ must be covered here: a Python bot (``*.py``) or a known
+bot directory. A new sample bot that nobody taught this test to start fails it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_bots"
+LAUNCHERS = {"node": ["node", "sample_bots/node/random_bot.js"]}
+"""How to start each bot directory of sample_bots/."""
+
+
+def sample_bot_commands() -> dict[str, list[str]]:
+    commands = {}
+    for entry in sorted(SAMPLES.iterdir()):
+        if entry.name.startswith((".", "_")):
+            continue
+        if entry.suffix == ".py":
+            commands[entry.name] = [sys.executable, str(entry.relative_to(ROOT))]
+        elif entry.is_dir():
+            assert entry.name in LAUNCHERS, f"sample_bots/{entry.name} is not covered: add it"
+            commands[entry.name] = LAUNCHERS[entry.name]
+        elif entry.suffix not in (".md", ".txt"):
+            pytest.fail(f"sample_bots/{entry.name} is not covered by the check-bot test")
+    return commands
+
+
+@contextmanager
+def running(command: list[str]) -> Iterator[str]:
+    """Start a bot on a free port; yield its endpoint; end it by its pid."""
+    process = subprocess.Popen(
+        [*command, "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline().strip()
+        assert line.startswith("arena-bot listening on "), line
+        yield line.rsplit(" ", 1)[-1]
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def check_bot(endpoint: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", "check-bot", endpoint, *extra],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_every_sample_bot_is_covered() -> None:
+    assert {"random_bot.py", "greedy_bot.py", "node"} <= set(sample_bot_commands())
+
+
+@pytest.mark.parametrize("name", sorted(sample_bot_commands()))
+def test_sample_bot_passes_check_bot(name: str) -> None:
+    command = sample_bot_commands()[name]
+    if command[0] == "node":
+        if shutil.which("node") is None:
+            pytest.skip("node is not installed on this machine")
+        assert (SAMPLES / "node" / "node_modules").is_dir(), (
+            "run `npm ci` in sample_bots/node (./scripts/test does)"
+        )
+    with running(command) as endpoint:
+        result = check_bot(endpoint, "--games", "6")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().endswith("PASS")
+    for kind in ("PLAY", "ATTACKER_TAKE", "VICTIM_CHOICE", "DRAW", "OPTIONAL_DRAW"):
+        assert kind in result.stdout  # six games over all table sizes reach every kind
+
+
+def test_check_bot_fails_a_bot_that_answers_garbage() -> None:
+    with running([sys.executable, "tests/bots/garbage_bot.py"]) as endpoint:
+        result = check_bot(endpoint, "--games", "2")
+    assert result.returncode == 1
+    assert "FAIL" in result.stdout
+    assert "MALFORMED" in result.stdout
+
+
+def test_check_bot_says_plainly_when_nothing_answers() -> None:
+    result = check_bot("127.0.0.1:9", "--games", "1")
+    assert result.returncode == 1
+    assert "FAIL  Hello: no bot answers at 127.0.0.1:9" in result.stdout
+    assert check_bot("not-an-endpoint").returncode == 2
