@@ -1,0 +1,31 @@
+"""Plays randomly; while the file given as --slow-flag exists, it first sleeps
+--sleep-ms before each decision (to keep a ladder match running while a test looks)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from arena.games.abluxxen import Action, Observation
+from arena.policies import RandomPolicy
+from arena.sdk import BotInfo, run_bot
+
+parser = argparse.ArgumentParser(add_help=False)
+parser.add_argument("--slow-flag", required=True)
+parser.add_argument("--sleep-ms", type=int, default=150)
+options, rest = parser.parse_known_args()
+FLAG = Path(options.slow_flag)
+
+
+class FlagPolicy(RandomPolicy):
+    """Random, slow while the flag file exists."""
+
+    def choose(self, obs: Observation) -> Action:
+        if FLAG.exists():
+            time.sleep(options.sleep_ms / 1000)
+        return super().choose(obs)
+
+
+if __name__ == "__main__":
+    run_bot(FlagPolicy, info=BotInfo(name="flag", version="test"), argv=rest)
