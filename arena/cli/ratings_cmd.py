@@ -11,6 +11,9 @@ from arena.league.config import DEFAULT_DB
 from arena.league.leaderboard import FORMATS, history_chart, leaderboard, render
 from arena.store import Store, StoreError
 
+from . import arena_views
+from .arena_views import add_remote_options
+
 
 def register(sub: Any) -> None:
     """Add ``ratings`` and ``matches``."""
@@ -29,6 +32,7 @@ def register(sub: Any) -> None:
     matches.add_argument("--league", help="only this league")
     matches.add_argument("--bot", help="only matches of this bot")
     matches.add_argument("--limit", type=int, default=50, help="last N matches (default 50)")
+    add_remote_options(matches)
     matches.set_defaults(run=run_matches)
 
 
@@ -75,6 +79,8 @@ def run_ratings(args: argparse.Namespace) -> int:
 
 def run_matches(args: argparse.Namespace) -> int:
     """One line per match: id, ladder, end reason, and each seat's bot, score and rank."""
+    if args.arena:
+        return arena_views.run_matches(args)
     store = _open(args.db)
     if store is None:
         return 2

@@ -10,6 +10,9 @@ from arena.referee.record import RecordError, decode_record, read_record
 from arena.referee.replay import replay_lines
 from arena.store import Store, StoreError
 
+from . import arena_views
+from .arena_views import add_remote_options
+
 
 def register(sub: Any) -> None:
     """Add the ``replay`` subcommand."""
@@ -22,6 +25,7 @@ def register(sub: Any) -> None:
         help="a record file (from --record) or, with --db, a match id (from arena matches)",
     )
     parser.add_argument("--db", help="read the match from this league database")
+    add_remote_options(parser)
     view = parser.add_mutually_exclusive_group()
     view.add_argument("--seat", type=int, help="show only what this seat saw")
     view.add_argument("--all", action="store_true", help="reveal everything (default)")
@@ -30,6 +34,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the replay."""
+    if args.arena:
+        return arena_views.run_replay(args)
     try:
         lines = _from_store(args.db, args.source) if args.db else read_record(args.source)
     except (RecordError, StoreError) as error:

@@ -131,6 +131,18 @@ def test_submit_verify_play_and_watch_the_leaderboard(tmp_path: Path) -> None:
             assert len(full.replay) >= len(seat_view.replay)
             assert full.replay != seat_view.replay
 
+            listed = arena_cli("matches", "--arena", server.address, "--limit", "2")
+            assert listed.returncode == 0, listed.stderr
+            assert "serve/abluxxen/amigo/2p/" in listed.stdout
+            replayed = arena_cli(
+                "replay", newest.match_id, "--arena", server.address, "--seat", "0"
+            )
+            assert replayed.returncode == 0, replayed.stderr
+            assert "as seat 0" in replayed.stdout
+            missing = arena_cli("replay", "nothing", "--arena", server.address)
+            assert missing.returncode == 1
+            assert "NOT_FOUND" in missing.stderr
+
         channel = grpc.insecure_channel(server.address)
         try:
             health = health_pb2_grpc.HealthStub(channel)

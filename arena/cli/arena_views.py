@@ -1,0 +1,78 @@
+"""``arena matches --arena HOST:PORT`` and ``arena replay MATCH_ID --arena HOST:PORT``:
+the ladder's matches read from a running arena instead of a database file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import grpc
+
+from arena.v1 import arena_pb2
+
+from .arena_client import CALL_TIMEOUT_S, ClientError, arena_stub, explain
+
+
+def add_remote_options(parser: argparse.ArgumentParser) -> None:
+    """``--arena`` (no default: without it the command reads ``--db``), ``--tls``, ``--ca``."""
+    parser.add_argument("--arena", metavar="HOST:PORT", help="read from this running arena")
+    parser.add_argument("--tls", action="store_true", help="with --arena: it serves TLS")
+    parser.add_argument("--ca", metavar="FILE", help="with --arena: PEM roots for its certificate")
+
+
+def _fail(args: argparse.Namespace, error: ClientError) -> int:
+    print(f"arena {args.command}: {error}", file=sys.stderr)
+    return error.status
+
+
+def run_matches(args: argparse.Namespace) -> int:
+    """The arena's matches (those being played first), newest first."""
+    try:
+        with arena_stub(args) as stub:
+            try:
+                reply = stub.ListMatches(
+                    arena_pb2.ListMatchesRequest(
+                        bot=args.bot or "", limit=args.limit, include_running=True
+                    ),
+                    timeout=CALL_TIMEOUT_S,
+                )
+            except grpc.RpcError as error:
+                raise explain(error, args) from None
+    except ClientError as error:
+        return _fail(args, error)
+    for match in reply.matches:
+        when = time.strftime("%H:%M:%S", time.localtime(match.at))
+        if match.running:
+            seats = "  ".join(s.bot for s in match.seats)
+            print(f"{match.match_id}  {when}  playing now      {seats}")
+            continue
+        seats = "  ".join(
+            f"{s.bot}:{s.score:+d}#{s.rank}{'F' if s.forfeited else ''}" for s in match.seats
+        )
+        print(f"{match.match_id}  {when}  {match.end_reason:<16} {seats}")
+    if not reply.matches:
+        print("no matches yet")
+    else:
+        print(f"(replay one with: arena replay MATCH_ID --arena {args.arena} [--seat N])")
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """One finished match as one seat saw it (``--seat``) or with everything revealed."""
+    request = arena_pb2.GetMatchRequest(match_id=args.source)
+    if args.seat is not None:
+        request.seat = args.seat
+    else:
+        request.full = True
+    try:
+        with arena_stub(args) as stub:
+            try:
+                reply = stub.GetMatch(request, timeout=CALL_TIMEOUT_S)
+            except grpc.RpcError as error:
+                raise explain(error, args) from None
+    except ClientError as error:
+        return _fail(args, error)
+    for line in reply.replay:
+        print(line)
+    return 0
