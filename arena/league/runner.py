@@ -24,7 +24,15 @@ from dataclasses import dataclass, field
 from arena.games import abluxxen as ab
 from arena.policies import Policy
 from arena.policies.registry import builtin_factory
-from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, run_match
+from arena.referee import (
+    DownSeat,
+    LocalSeat,
+    MatchOutcome,
+    MatchSpec,
+    RemoteSeat,
+    Seat,
+    run_match,
+)
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello
 from arena.referee.record import encode_record
@@ -39,6 +47,9 @@ from .results import FaultRow, match_rows
 from .schedule import Scheduler, Table, derived_seed
 
 MAX_RESTARTS = 3
+"""A managed bot that dies is restarted at most this often per league run."""
+PROBE_TIMEOUT_S = 1.0
+"""Hello timeout for a bot suspected down before each of its matches."""
 
 
 class LeagueError(RuntimeError):
@@ -95,6 +106,7 @@ class _Entrants:
         self.endpoints = {b.name: b.endpoint for b in config.bots if b.endpoint is not None}
         self.builtin = {b.name: b.builtin for b in config.bots if b.builtin is not None}
         self.pool = ChannelPool()
+        self.suspect: set[str] = set()
         self._restart_lock = asyncio.Lock()
 
     async def start(self) -> None:
@@ -117,28 +129,35 @@ class _Entrants:
                 "the league did not start, nothing was played:\n  " + "\n  ".join(problems)
             )
 
-    def seat(self, name: str, policy_seed: int) -> Seat:
-        """A seat for one match."""
+    async def seat(self, name: str, policy_seed: int) -> Seat:
+        """A seat for one match. A bot suspected down (it disconnected in an earlier
+        match) is probed with a quick Hello first; if that fails too, the seat faults at
+        once instead of waiting out the connect timeout."""
         if name in self.builtin:
             policy: Policy = builtin_factory(str(self.builtin[name]))(policy_seed)
             return LocalSeat(name, policy)
         endpoint = self.endpoints[name]
         assert endpoint is not None
+        if name in self.suspect:
+            answer = await hello(self.pool.get(endpoint), endpoint, timeout_s=PROBE_TIMEOUT_S)
+            if answer.error:
+                return DownSeat(name, answer.error)
+            self.suspect.discard(name)
         return RemoteSeat(name, self.pool.get(endpoint), max_reply_bytes=4096)
 
-    async def revive(self, name: str) -> bool:
-        """Restart a managed bot that died (at most MAX_RESTARTS times)."""
+    async def after_disconnect(self, name: str) -> None:
+        """A bot disconnected: restart it if it is ours (at most MAX_RESTARTS times),
+        else (or if that fails) probe it before its next match."""
         bot = self.managed.get(name)
-        if bot is None or bot.running or bot.restarts >= MAX_RESTARTS:
-            return False
-        async with self._restart_lock:
-            if bot.running:
-                return True
-            try:
-                self.endpoints[name] = await bot.restart()
-            except BotStartError:
-                return False
-        return True
+        if bot is not None and not bot.running and bot.restarts < MAX_RESTARTS:
+            async with self._restart_lock:
+                if not bot.running:
+                    try:
+                        self.endpoints[name] = await bot.restart()
+                        return
+                    except BotStartError:
+                        pass
+        self.suspect.add(name)
 
     async def stop(self) -> None:
         """Stop managed bots and close channels."""
@@ -270,7 +289,7 @@ async def run_league(
     async def play(table: Table) -> None:
         try:
             seats = [
-                entrants.seat(name, derived_seed(table.seed, table.index, s))
+                await entrants.seat(name, derived_seed(table.seed, table.index, s))
                 for s, name in enumerate(table.seats)
             ]
             decks = None
@@ -290,7 +309,7 @@ async def run_league(
             outcome = await run_match(spec, seats)
             for seat_outcome in outcome.seats:
                 if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
-                    await entrants.revive(seat_outcome.name)
+                    await entrants.after_disconnect(seat_outcome.name)
             buffered[table.index] = (table, outcome)
             commit_ready()
         except Exception as error:  # a bug, not a bot fault: stop the league cleanly

@@ -3,9 +3,10 @@ enforcing the rules, per-decision deadlines, hidden information and fault handli
 
 from .faults import Fault, FaultKind
 from .match import MatchOutcome, MatchSpec, SeatOutcome, run_match
-from .seats import LocalSeat, RemoteSeat, Seat
+from .seats import DownSeat, LocalSeat, RemoteSeat, Seat
 
 __all__ = [
+    "DownSeat",
     "Fault",
     "FaultKind",
     "LocalSeat",

@@ -97,6 +97,32 @@ class LocalSeat:
         """Nothing to close."""
 
 
+class DownSeat:
+    """A bot known to be unreachable: every decision is an immediate DISCONNECTED fault,
+    so a dead bot costs its matches no waiting (it is forfeited after max_strikes)."""
+
+    remote = True
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self._reason = reason
+
+    async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
+        """The bot is down."""
+        return Fault(FaultKind.DISCONNECTED, f"the bot is down: {self._reason}")
+
+    async def decide(self, decision: Decision) -> Reply:
+        """No bot to ask."""
+        return Reply(
+            fault=Fault(
+                FaultKind.DISCONNECTED, f"the bot is down: {self._reason}", decision.request_id
+            )
+        )
+
+    async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
+        """Nothing to close."""
+
+
 _CLOSED = object()
 """Posted by the reader when the bot ended the stream."""
 _EXPIRED = object()

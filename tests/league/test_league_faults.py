@@ -1,0 +1,66 @@
+"""Bots that die during a league: the league goes on, and says what happened."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .conftest import ROOT, arena
+
+
+def test_a_managed_bot_that_dies_is_restarted_and_its_faults_reported(tmp_path: Path) -> None:
+    db = tmp_path / "faults.db"
+    crash = f"python {ROOT / 'tests' / 'bots' / 'crash_bot.py'} --after 25"
+    run = arena(
+        "league",
+        "--bot", "r1=random", "--bot", "r2=random", "--bot", f"crashy=cmd:{crash}",
+        "--table-size", "3", "--matches", "10", "--concurrency", "1",
+        "--max-strikes", "2", "--deadline-ms", "500", "--db", str(db), "--quiet",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "10 matches" in run.stdout
+    assert "managed bot crashy died and was restarted" in run.stdout
+    assert "crashy:" in run.stdout  # its faults are reported
+    rows = {r["name"]: r for r in json.loads(arena("ratings", "--db", str(db), "--format",
+                                                    "json").stdout)}  # fmt: skip
+    assert rows["crashy"]["errors"] > 0
+    assert rows["crashy"]["matches"] == 10
+    assert rows["r1"]["errors"] == rows["r2"]["errors"] == 0
+
+
+def test_a_remote_bot_that_dies_forfeits_its_matches_and_the_league_goes_on(
+    tmp_path: Path,
+) -> None:
+    bot = subprocess.Popen(
+        [sys.executable, "tests/bots/crash_bot.py", "--after", "15", "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert bot.stdout is not None
+        endpoint = bot.stdout.readline().strip().rsplit(" ", 1)[-1]
+        db = tmp_path / "remote.db"
+        started = time.monotonic()
+        run = arena(
+            "league",
+            "--bot", "r1=random", "--bot", "r2=random", "--bot", f"remote={endpoint}",
+            "--table-size", "3", "--matches", "8", "--concurrency", "2",
+            "--max-strikes", "2", "--db", str(db), "--quiet",
+        )  # fmt: skip
+        elapsed = time.monotonic() - started
+    finally:
+        bot.kill()
+        bot.wait(timeout=10)
+    assert run.returncode == 0, run.stderr
+    assert "8 matches" in run.stdout
+    assert "remote:" in run.stdout  # its faults are reported
+    assert elapsed < 30  # a dead bot costs its later matches a quick probe, not a wait
+    rows = {r["name"]: r for r in json.loads(arena("ratings", "--db", str(db), "--format",
+                                                    "json").stdout)}  # fmt: skip
+    assert rows["remote"]["errors"] > 0
+    assert rows["remote"]["rank"] == 3
