@@ -120,8 +120,11 @@ class LeagueConfig:
         return ab.make_config(self.table_size, self.preset, deals=self.deals)
 
     def identity(self) -> dict[str, Any]:
-        """What makes two leagues the same league (not concurrency, deadlines or db)."""
-        return {
+        """What makes two leagues the same league (not deadlines or the database file).
+
+        Concurrency counts only where it changes the schedule: matchmaking and the sigma
+        stopping rule look at the ratings ``concurrency`` matches back (runner.py)."""
+        identity = {
             "bots": [[b.name, b.kind, b.target] for b in self.bots],
             "preset": self.preset,
             "table_size": self.table_size,
@@ -135,6 +138,9 @@ class LeagueConfig:
             "tau": self.tau,
             "draw_probability": self.draw_probability,
         }
+        if self.schedule == "rating" or self.until_sigma > 0:
+            identity["concurrency"] = self.concurrency
+        return identity
 
     @property
     def league_id(self) -> str:
