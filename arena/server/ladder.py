@@ -128,7 +128,10 @@ class Ladder:
                 self.verify(entry.name)
         while not self._stopping:
             self._wake.clear()
-            self._start_matches()
+            try:
+                self._start_matches()
+            except Exception:  # a bug (or a database error): log it, keep serving, retry
+                log.exception("the ladder could not schedule matches")
             self._refresh_status()
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(IDLE_POLL_S):
