@@ -123,6 +123,10 @@ class DownSeat:
         """Nothing to close."""
 
 
+_STREAM_ENDED: tuple[type[Exception], ...] = (grpc.aio.UsageError, asyncio.InvalidStateError)
+"""What grpc.aio raises on writing to a call that has already finished (the bot ended
+it before the reader task saw the end)."""
+
 _CLOSED = object()
 """Posted by the reader when the bot ended the stream."""
 _EXPIRED = object()
@@ -212,7 +216,7 @@ class RemoteSeat:
             )
         except grpc.aio.AioRpcError as error:
             return self._break(_fault_of_status(error, 0))
-        except grpc.aio.UsageError as error:
+        except _STREAM_ENDED as error:
             return self._break(Fault(FaultKind.DISCONNECTED, f"the stream ended at once: {error}"))
         self._reader = asyncio.create_task(self._read_all(self._call))
         return None
@@ -288,7 +292,7 @@ class RemoteSeat:
             task.uncancel()
             fault = _timeout(decision, "; the bot stopped reading its stream")
             return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
-        except (grpc.aio.AioRpcError, grpc.aio.UsageError) as error:
+        except (grpc.aio.AioRpcError, *_STREAM_ENDED) as error:
             fault = (
                 _fault_of_status(error, request_id)
                 if isinstance(error, grpc.aio.AioRpcError)
@@ -324,7 +328,7 @@ class RemoteSeat:
             return
         if self._broken is None:
             with contextlib.suppress(
-                TimeoutError, grpc.aio.AioRpcError, grpc.aio.UsageError, asyncio.CancelledError
+                TimeoutError, grpc.aio.AioRpcError, asyncio.CancelledError, *_STREAM_ENDED
             ):
                 async with asyncio.timeout(timeout_s):
                     await call.write(bot_pb2.ArenaMessage(over=over))

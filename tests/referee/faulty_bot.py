@@ -17,6 +17,7 @@ from arena.v1 import bot_pb2
 
 MODES = (
     "ok",
+    "end_after_start",
     "sleep",
     "hang",
     "close",
@@ -75,6 +76,8 @@ class FaultyBot:
         b = self.behaviour
         decided = 0
         async for message in requests:
+            if b.mode == "end_after_start":
+                return  # ends the call (status OK) right after MatchStart
             if not message.HasField("decide"):
                 continue
             request = message.decide

@@ -4,6 +4,7 @@ fault is recorded with its kind, the fallback is played, strikes lead to forfeit
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 
 import pytest
@@ -21,6 +22,9 @@ from arena.referee import (
 )
 from arena.referee.channels import ChannelPool
 from arena.referee.match import final_ranks
+from arena.referee.seats import Decision
+from arena.v1 import bot_pb2
+from arena.wire.abluxxen_bytes import decide_request_bytes
 
 from .faulty_bot import Behaviour, start_faulty_bot
 
@@ -223,3 +227,30 @@ def test_many_matches_run_concurrently_and_a_hung_bot_does_not_slow_them() -> No
     # The hung match needs ~0.3 s per decision of its hung seat (about 40 of them);
     # the others finish long before it could.
     assert others_done < 8
+
+
+def test_a_stream_the_bot_ended_before_the_first_request_is_a_fault_not_a_crash() -> None:
+    """Regression: writing to a call that already finished raised InvalidStateError."""
+
+    async def scenario() -> list[FaultKind]:
+        server, endpoint, _ = await start_faulty_bot(Behaviour("end_after_start"))
+        pool = ChannelPool()
+        try:
+            seat = RemoteSeat("bot", pool.get(endpoint), max_reply_bytes=4096)
+            state = ab.new_game(ab.make_config(2, "amigo"), random.Random(1))
+            assert await seat.open(bot_pb2.MatchStart(match_id="m"), 2.0) is None
+            await asyncio.sleep(0.3)  # the bot ends the call meanwhile
+            kinds = []
+            for request_id in (1, 2):
+                obs = ab.observe(state, state.deciding)
+                message = decide_request_bytes(request_id, 500, 0, obs, [])
+                reply = await seat.decide(Decision(request_id, obs, message, 0.5, 0.0))
+                assert reply.fault is not None
+                kinds.append(reply.fault.kind)
+            await seat.close(bot_pb2.MatchOver(match_id="m"), 0.5)
+            return kinds
+        finally:
+            await pool.close()
+            await server.stop(None)
+
+    assert asyncio.run(scenario()) == [FaultKind.DISCONNECTED, FaultKind.DISCONNECTED]
