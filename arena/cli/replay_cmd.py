@@ -1,11 +1,13 @@
-"""``arena replay FILE``: print a recorded match step by step."""
+"""``arena replay FILE|MATCH_ID``: print a recorded match step by step."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
+from arena.league.config import DEFAULT_DB
 from arena.referee.record import RecordError, decode_record, read_record
 from arena.referee.replay import replay_lines
 from arena.store import Store, StoreError
@@ -22,9 +24,10 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "source",
         metavar="FILE|MATCH_ID",
-        help="a record file (from --record) or, with --db, a match id (from arena matches)",
+        help="a record file (from --record), or a match id (from arena matches) in the "
+        f"league database (--db, default {DEFAULT_DB})",
     )
-    parser.add_argument("--db", help="read the match from this league database")
+    parser.add_argument("--db", help=f"the league database (default {DEFAULT_DB})")
     add_remote_options(parser)
     view = parser.add_mutually_exclusive_group()
     view.add_argument("--seat", type=int, help="show only what this seat saw")
@@ -37,7 +40,10 @@ def run(args: argparse.Namespace) -> int:
     if args.arena:
         return arena_views.run_replay(args)
     try:
-        lines = _from_store(args.db, args.source) if args.db else read_record(args.source)
+        if args.db or not Path(args.source).exists():
+            lines = _from_store(args.db or DEFAULT_DB, args.source)
+        else:
+            lines = read_record(args.source)
     except (RecordError, StoreError) as error:
         print(f"arena replay: {error}", file=sys.stderr)
         return 2

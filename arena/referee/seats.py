@@ -17,7 +17,7 @@ import grpc
 
 from arena.games import abluxxen as ab
 from arena.policies import Policy
-from arena.v1 import bot_pb2, bot_pb2_grpc
+from arena.v1 import bot_pb2
 
 from .faults import Fault, FaultKind
 
@@ -187,7 +187,6 @@ class RemoteSeat:
 
     def __init__(self, name: str, channel: grpc.aio.Channel, *, max_reply_bytes: int) -> None:
         self.name = name
-        self._stub = bot_pb2_grpc.BotStub(channel)
         # Decide requests arrive already serialized (arena/wire/abluxxen_bytes.py);
         # other messages are serialized as usual.
         self._play = channel.stream_stream(
@@ -201,7 +200,6 @@ class RemoteSeat:
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[object] | None = None
         self._broken: Fault | None = None
-        self._last_request = 0
 
     async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
         """Open the stream (waiting up to ``timeout_s`` for the bot to come up) and send
@@ -253,7 +251,6 @@ class RemoteSeat:
         loop = asyncio.get_running_loop()
         started = loop.time()
         request_id = decision.request_id
-        self._last_request = request_id
         mailbox = self._mailbox
         mailbox.expired = False
         timer = loop.call_at(started + decision.deadline_s + decision.bank_s, self._on_deadline)
