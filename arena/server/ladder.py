@@ -246,7 +246,7 @@ class Ladder:
             row,
             {"game": self._game_config.to_json(), "seats": names},
             faults,
-            encode_record(outcome.record),
+            encode_record(outcome.record, outcome.game_record_json),
             ratings,
         )
         for name, skill in zip(names, new, strict=True):
