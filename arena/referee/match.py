@@ -257,7 +257,9 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
             action = obs.legal[0]  # the documented fallback
         entry["action"] = action.code
         record.append(entry)
-        ab.apply(state, action, seat_index)
+        # Already checked: an index into obs.legal, a spelled-out action found in it, or
+        # the fallback obs.legal[0]; so skip apply's second legality check.
+        ab.apply_unchecked(state, action)
     result = state.result
     assert result is not None
     forfeited = [o.forfeited for o in outcomes]

@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from . import events as event_json
 from .actions import DecisionKind, from_code
+from .cards import JOKER, VALUE_OF
 from .engine import apply, new_game_from_decks
 from .observation import deal_result_from_json, deal_result_to_json
 from .options import GameConfig
@@ -88,8 +89,6 @@ def state_to_json(state: State) -> dict[str, Any]:
 
 def state_from_json(data: dict[str, Any]) -> State:
     """A state from ``state_to_json``'s output."""
-    from .cards import JOKER, VALUE_OF
-
     if data.get("format") != STATE_FORMAT:
         raise ValueError(f"not an Abluxxen state (format {data.get('format')!r})")
     state = State.__new__(State)

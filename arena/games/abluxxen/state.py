@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import DecisionKind
-from .cards import JOKER, NUM_CARDS, CardId, Value
+from .cards import JOKER, NUM_CARDS, VALUE_OF, CardId, Value
 from .options import GameConfig
 
 CardSet = tuple[Value, tuple[CardId, ...]]
@@ -235,8 +235,6 @@ def card_locations(state: State) -> list[str]:
 
 def check_invariants(state: State) -> None:
     """Debug checks: card conservation and the bookkeeping derived from the zones."""
-    from .cards import VALUE_OF
-
     card_locations(state)
     for seat in range(state.config.players):
         hand = state.hands[seat]
