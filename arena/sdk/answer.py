@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from arena.games import abluxxen as ab
 from arena.policies import Policy
 from arena.v1 import bot_pb2
-from arena.wire.abluxxen import action_to_proto, observation_from_proto
+from arena.wire.abluxxen import action_to_proto, decision_from_proto
 
 
 class BadRequestError(ValueError):
@@ -21,9 +21,8 @@ def read_request(request: bot_pb2.DecideRequest) -> ab.Observation:
             f"request {request.request_id} is not an Abluxxen decision "
             f"(game {request.WhichOneof('game')!r}); this bot plays abluxxen only"
         )
-    decision = request.abluxxen
     try:
-        obs = observation_from_proto(decision.observation, decision.legal)
+        obs = decision_from_proto(request.abluxxen)
     except ValueError as error:  # MalformedActionError, InvalidOptionsError, enum values
         raise BadRequestError(f"request {request.request_id} is malformed: {error}") from error
     if not obs.legal:
