@@ -11,6 +11,8 @@ from typing import Final
 
 import grpc
 
+from .ending import streams_ended
+
 MAX_RECEIVE_BYTES: Final = 1 << 20
 """Hard cap on any message from a bot; larger ones break that stream (OVERSIZED)."""
 
@@ -91,13 +93,16 @@ class ChannelPool:
         return channel
 
     async def discard(self, endpoint: str) -> None:
-        """Close the channel to ``endpoint`` (a bot moved away or was suspended)."""
+        """Close the channel to ``endpoint`` (a bot moved away or was suspended), once
+        the streams of finished matches have ended."""
         channel = self._channels.pop(endpoint, None)
         if channel is not None:
+            await streams_ended()
             await channel.close()
 
     async def close(self) -> None:
-        """Close every channel."""
+        """Close every channel, once the streams of finished matches have ended."""
+        await streams_ended()
         for channel in self._channels.values():
             await channel.close()
         self._channels.clear()

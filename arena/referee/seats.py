@@ -19,6 +19,7 @@ from arena.games import abluxxen as ab
 from arena.policies import Policy
 from arena.v1 import bot_pb2
 
+from .ending import end_in_background
 from .faults import Fault, FaultKind
 
 
@@ -319,24 +320,35 @@ class RemoteSeat:
         return Reply(message=message, elapsed_s=now - started)
 
     async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
-        """Send MatchOver, half-close, and give the bot ``timeout_s`` to end the call."""
+        """Send MatchOver and half-close; the bot then has ``timeout_s`` to end the call,
+        waited for in the background (``ending.py``) so the match is over at once."""
         call = self._call
         if call is None:
             return
         if self._broken is None:
-            with contextlib.suppress(
-                TimeoutError, grpc.aio.AioRpcError, asyncio.CancelledError, *_STREAM_ENDED
-            ):
+            try:
                 async with asyncio.timeout(timeout_s):
                     await call.write(bot_pb2.ArenaMessage(over=over))
                     await call.done_writing()
-                    if self._reader is not None:
-                        await self._reader
+            except (TimeoutError, grpc.aio.AioRpcError, asyncio.CancelledError, *_STREAM_ENDED):
+                pass
+            else:
+                end_in_background(self._await_end(call, timeout_s))
+                return
+        await self._await_end(call, 0.0)
+
+    async def _await_end(self, call: grpc.aio.StreamStreamCall, timeout_s: float) -> None:
+        """Give the bot up to ``timeout_s`` to end the call, then cancel it."""
+        reader = self._reader
+        if reader is not None and timeout_s > 0:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, grpc.aio.AioRpcError):
+                async with asyncio.timeout(timeout_s):
+                    await reader
         call.cancel()
-        if self._reader is not None:
-            self._reader.cancel()
+        if reader is not None:
+            reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
-                await self._reader
+                await reader
 
 
 def _timeout(decision: Decision, why: str = "") -> Fault:

@@ -1,0 +1,70 @@
+"""A match is over once MatchOver is sent: waiting for each bot to end its stream
+happens in the background, and closing the channel pool waits for it, so every bot
+still sees a clean end of its call."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+from arena.games import abluxxen as ab
+from arena.referee import MatchSpec, RemoteSeat, Seat, run_match
+from arena.referee.channels import ChannelPool
+from arena.v1 import bot_pb2, bot_pb2_grpc
+
+
+class LingeringBot(bot_pb2_grpc.BotServicer):
+    """Answers legal_index 0; after MatchOver it keeps its stream open until released."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.ended_cleanly = 0
+        self.cancelled = 0
+
+    async def Play(  # noqa: N802 - gRPC method name
+        self, request_iterator: AsyncIterator[bot_pb2.ArenaMessage], context: Any
+    ) -> AsyncIterator[bot_pb2.BotMessage]:
+        try:
+            async for message in request_iterator:
+                if message.HasField("decide"):
+                    yield bot_pb2.BotMessage(request_id=message.decide.request_id, legal_index=0)
+                elif message.HasField("over"):
+                    await self.release.wait()
+            self.ended_cleanly += 1
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+
+
+async def _scenario() -> None:
+    bot = LingeringBot()
+    server = grpc.aio.server()
+    bot_pb2_grpc.add_BotServicer_to_server(bot, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    pool = ChannelPool()
+    try:
+        channel = pool.get(f"127.0.0.1:{port}")
+        seats: list[Seat] = [RemoteSeat(f"b{s}", channel, max_reply_bytes=4096) for s in range(2)]
+        spec = MatchSpec(match_id="m", config=ab.make_config(2, "amigo"), seed=3)
+        outcome = await asyncio.wait_for(run_match(spec, seats), timeout=30)
+        assert not any(s.faults for s in outcome.seats)
+        # The match is over although both bots still hold their streams open.
+        assert bot.ended_cleanly == 0
+        closing = asyncio.create_task(pool.close())
+        await asyncio.sleep(0.2)
+        assert not closing.done(), "the pool closed channels under streams still ending"
+        bot.release.set()
+        await asyncio.wait_for(closing, timeout=5)
+        assert bot.ended_cleanly == 2
+        assert bot.cancelled == 0
+    finally:
+        await pool.close()
+        await server.stop(None)
+
+
+def test_match_returns_before_bots_end_and_pool_close_waits_for_them() -> None:
+    asyncio.run(_scenario())
