@@ -24,6 +24,11 @@ class LingeringBot(bot_pb2_grpc.BotServicer):
         self.ended_cleanly = 0
         self.cancelled = 0
 
+    async def Hello(  # noqa: N802 - gRPC method name
+        self, request: bot_pb2.HelloRequest, context: Any
+    ) -> bot_pb2.HelloReply:
+        return bot_pb2.HelloReply(name="lingering", games=["abluxxen"])
+
     async def Play(  # noqa: N802 - gRPC method name
         self, request_iterator: AsyncIterator[bot_pb2.ArenaMessage], context: Any
     ) -> AsyncIterator[bot_pb2.BotMessage]:
