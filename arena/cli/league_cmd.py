@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import signal
 import sys
+from pathlib import Path
 from typing import Any
 
 from arena.league.config import (
@@ -110,12 +111,13 @@ def run(args: argparse.Namespace) -> int:
         config = build_config(file_settings, overrides)
     except (LeagueConfigError, EntrantError) as error:
         return _fail(str(error))
+    new_file = not Path(config.db).exists()
     try:
         store = Store(config.db)
     except StoreError as error:
         return _fail(str(error))
     if args.resume and store.league(config.league_id) is None:
-        store.close()
+        _close_discarding_new(store, config.db, new_file)
         return _fail(
             f"no league {config.league_id!r} in {config.db} to resume; drop --resume to start it"
         )
@@ -123,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         summary = asyncio.run(_run_with_signals(config, store, progress))
     except (LeagueError, LeagueConfigError) as error:
-        store.close()
+        _close_discarding_new(store, config.db, new_file)
         return _fail(str(error))
     except KeyboardInterrupt:
         store.close()
@@ -145,6 +147,16 @@ def run(args: argparse.Namespace) -> int:
     print(render(leaderboard(store, config.ladder), "table", config.ladder))
     store.close()
     return 0
+
+
+def _close_discarding_new(store: Store, db: str, new_file: bool) -> None:
+    """Close the store; a database file this run created and that holds no league
+    (the league was refused before it began) is removed, not left behind empty."""
+    empty = not store.read("SELECT 1 FROM leagues LIMIT 1")
+    store.close()
+    if new_file and empty:
+        for suffix in ("", "-wal", "-shm"):
+            Path(db + suffix).unlink(missing_ok=True)
 
 
 async def _run_with_signals(config: Any, store: Store, progress: Progress | None) -> Any:

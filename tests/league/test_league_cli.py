@@ -151,6 +151,19 @@ def test_bad_configurations_fail_clearly_and_leave_the_database_alone(
     assert digest(db) == before
 
 
+def test_a_refused_league_leaves_no_new_database_file_behind(tmp_path: Path) -> None:
+    db = tmp_path / "fresh.db"
+    run = arena("league", "--bot", "a=random", "--bot", "gone=127.0.0.1:9", "--table-size", "2",
+                "--matches", "1", "--db", str(db), "--quiet")  # fmt: skip
+    assert run.returncode == 2
+    assert "no bot answers at 127.0.0.1:9" in run.stderr
+    assert list(tmp_path.iterdir()) == []
+    run = arena("league", "--bot", "a=random", "--bot", "b=random", "--table-size", "2",
+                "--matches", "1", "--db", str(db), "--resume")  # fmt: skip
+    assert run.returncode == 2
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_unreadable_league_files_fail_clearly(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("preset = [unclosed\n")
