@@ -1,5 +1,5 @@
-"""Reads a Play stream in the background so that a slow policy never answers a stale
-request: a DecideRequest overtaken by a newer one is dropped unanswered."""
+"""Reads a Play stream so that a slow policy never answers a stale request: a
+DecideRequest overtaken by a newer one is dropped unanswered."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
+from typing import TypeVar
 
 from arena.v1 import bot_pb2
 
 log = logging.getLogger("arena.sdk")
+
+T = TypeVar("T")
 
 
 def _is_decide(msg: bot_pb2.ArenaMessage) -> bool:
@@ -25,36 +28,61 @@ class Inbox:
     timed out (and settled by the fallback action). So when a newer request is already
     waiting, the older one is stale: answering it would only waste the policy's time and
     make the newer answer late too.
+
+    Requests pile up only while the policy thinks in a worker thread, so only then does
+    the inbox read ahead (``run``). Otherwise ``next`` reads the stream directly in the
+    caller's task: a background reader would cost every message a task switch, more than
+    a quick policy's whole decision.
     """
 
     def __init__(self, source: AsyncIterator[bot_pb2.ArenaMessage]) -> None:
+        self._source = source
         self._queue: deque[bot_pb2.ArenaMessage] = deque()
-        self._ready = asyncio.Event()
+        """Messages read ahead, oldest first."""
+        self._reading: asyncio.Task[bot_pb2.ArenaMessage | None] | None = None
+        """A read started by ``run`` that may still be waiting for a message."""
         self._ended = False
         self.skipped = 0
         """Stale decision requests dropped so far."""
-        self._task = asyncio.create_task(self._pump(source))
 
-    async def _pump(self, source: AsyncIterator[bot_pb2.ArenaMessage]) -> None:
+    async def _read(self) -> bot_pb2.ArenaMessage | None:
+        """The stream's next message; None once it ended (half-closed, broken or
+        cancelled: either way there are no more messages)."""
         try:
-            async for msg in source:
-                self._queue.append(msg)
-                self._ready.set()
-        except Exception as error:  # the call broke or was cancelled: no more messages
+            return await anext(self._source)
+        except StopAsyncIteration:
+            return None
+        except Exception as error:
             log.debug("Play stream read failed: %r", error)
-        finally:
-            self._ended = True
-            self._ready.set()
+            return None
+
+    def _collect(self) -> None:
+        """Queue the message of a finished read-ahead."""
+        if self._reading is not None and self._reading.done():
+            msg = self._reading.result()
+            self._reading = None
+            if msg is None:
+                self._ended = True
+            else:
+                self._queue.append(msg)
 
     async def next(self) -> bot_pb2.ArenaMessage | None:
         """The next message to handle, or None once the arena half-closed the stream."""
         while True:
-            while not self._queue:
-                if self._ended:
-                    return None
-                self._ready.clear()
-                await self._ready.wait()
-            msg = self._queue.popleft()
+            self._collect()
+            msg: bot_pb2.ArenaMessage | None
+            if self._queue:
+                msg = self._queue.popleft()
+            elif self._ended:
+                return None
+            elif self._reading is not None:
+                msg = await self._reading
+                self._reading = None
+            else:
+                msg = await self._read()
+            if msg is None:
+                self._ended = True
+                return None
             if _is_decide(msg) and any(_is_decide(m) for m in self._queue):
                 self.skipped += 1
                 # Worth a warning: the policy is slower than the arena's deadline.
@@ -66,9 +94,24 @@ class Inbox:
                 continue
             return msg
 
+    async def run(self, work: Awaitable[T]) -> T:
+        """Await ``work`` (a decision in a worker thread) while reading ahead, so that the
+        requests that arrive meanwhile are seen by ``next`` before it answers one."""
+        task = asyncio.ensure_future(work)
+        while not self._ended:
+            if self._reading is None:
+                self._reading = asyncio.ensure_future(self._read())
+            await asyncio.wait((task, self._reading), return_when=asyncio.FIRST_COMPLETED)
+            self._collect()
+            if task.done():
+                break
+        # A read still waiting is kept, not cancelled (that could lose its message):
+        # ``next`` takes it over.
+        return await task
+
     async def close(self) -> None:
         """Stop reading (the call is over)."""
-        if not self._task.done():
-            self._task.cancel()
+        if self._reading is not None and not self._reading.done():
+            self._reading.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await self._reading

@@ -74,7 +74,7 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
                             "DecideRequest before MatchStart: a Play stream must begin "
                             "with MatchStart",
                         )
-                    yield await self._decide(policy, msg.decide, context, pace)
+                    yield await self._decide(policy, msg.decide, context, pace, inbox)
                 elif kind == "over":
                     await _hook(policy, "match_over", msg.over)
                 else:  # a message kind newer than this SDK: nothing to answer
@@ -93,7 +93,12 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
         return policy
 
     async def _decide(
-        self, policy: Policy, request: bot_pb2.DecideRequest, context: Any, pace: _Pace
+        self,
+        policy: Policy,
+        request: bot_pb2.DecideRequest,
+        context: Any,
+        pace: _Pace,
+        inbox: Inbox,
     ) -> bot_pb2.BotMessage:
         try:
             if pace.inline:
@@ -101,7 +106,8 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
                 answer = decide(policy, request)
                 pace.observe(time.perf_counter() - started)
                 return answer
-            return await asyncio.to_thread(pace.timed, decide, policy, request)
+            # The inbox reads on while the thread thinks, to spot requests that overtake.
+            return await inbox.run(asyncio.to_thread(pace.timed, decide, policy, request))
         except BadRequestError as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         except Exception as error:
