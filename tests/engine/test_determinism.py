@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from arena.games import abluxxen as ab
-from arena.games.abluxxen.state import State
+from arena.games.abluxxen.state import STATE_FIELDS, State
 
 from .helpers import PRESET_NAMES, play_states, random_policy
 
@@ -42,7 +42,7 @@ def play(config: ab.GameConfig, seed: int, stop: int | None = None) -> State:
 
 def same_state(a: State, b: State) -> None:
     """Every field of two states is equal (types included)."""
-    for name in State.__slots__:
+    for name in STATE_FIELDS:
         left, right = getattr(a, name), getattr(b, name)
         assert left == right, name
         assert repr(left) == repr(right), name

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from .cards import COPIES_PER_VALUE, JOKER, MAX_NUMBER_VALUE, NUM_CARDS, value_name
 
@@ -167,19 +167,22 @@ DECK: Final = ACTIONS[DECK_CODE]
 PASS: Final = ACTIONS[PASS_CODE]
 
 
-def from_code(code: int) -> Action:
+def from_code(code: int | object) -> Action:
     """The action with this code, or MalformedActionError."""
-    try:
-        return ACTIONS[code]
-    except (KeyError, TypeError):
-        raise MalformedActionError(f"{code!r} is not the code of any Abluxxen action") from None
+    action = ACTIONS.get(code) if isinstance(code, int) and not isinstance(code, bool) else None
+    if action is None:
+        raise MalformedActionError(f"{code!r} is not the code of any Abluxxen action")
+    return action
 
 
-def play(value: int, naturals: int, jokers: int = 0) -> Action:
+def play(value: int | object, naturals: int | object, jokers: int | object = 0) -> Action:
     """PLAY: ``naturals`` cards of ``value`` and ``jokers`` jokers (value 14, naturals 0
-    for jokers alone)."""
+    for jokers alone). The arguments are checked (``int | object``: they may come from
+    JSON or a bot, and a compiled build must not reject them before the check)."""
     if value == JOKER and naturals != 0:
         raise MalformedActionError("a set of jokers alone has value 14 and 0 number cards")
+    if not (_is_int(value) and _is_int(naturals) and _is_int(jokers)):
+        return _bad_play(value, naturals, jokers)
     return (
         from_code(PLAY_BASE + 100 * value + 10 * naturals + jokers)
         if _play_ok(value, naturals, jokers)
@@ -187,9 +190,11 @@ def play(value: int, naturals: int, jokers: int = 0) -> Action:
     )
 
 
+def _is_int(x: object) -> TypeGuard[int]:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def _play_ok(value: int, naturals: int, jokers: int) -> bool:
-    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (value, naturals, jokers)):
-        return False
     if value == JOKER:
         return naturals == 0 and 1 <= jokers <= MAX_JOKERS
     return (
@@ -212,14 +217,14 @@ def jokers_alone(jokers: int) -> Action:
     return play(JOKER, 0, jokers)
 
 
-def pool(slot: int) -> Action:
+def pool(slot: int | object) -> Action:
     """DRAW / OPTIONAL_DRAW: take pool slot ``slot`` (0 = leftmost)."""
     if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < MAX_POOL_SLOTS:
         raise MalformedActionError(f"pool slot {slot!r} is not a slot number (0..79)")
     return ACTIONS[POOL_BASE + slot]
 
 
-def shadow_pick(value: int) -> Action:
+def shadow_pick(value: int | object) -> Action:
     """SHADOW_PICK: shadowluxx the stack of ``value``."""
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= JOKER:
         raise MalformedActionError(f"shadow stack value {value!r} is not a value 1..14")

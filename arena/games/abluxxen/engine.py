@@ -231,10 +231,11 @@ def abluxxes(options_expert: bool, played_value: int, played_count: int, top: Ca
 # ------------------------------------------------------------------------ apply
 
 
-def apply(state: State, action: Action, seat: int | None = None) -> None:
+def apply(state: State, action: Action | object, seat: int | None = None) -> None:
     """Play ``action`` for the deciding seat (or for ``seat``, which must be deciding).
 
-    Raises MalformedActionError for something that is not an action and
+    ``action`` may be anything (it often comes from a bot): this checks it. Raises
+    MalformedActionError for something that is not an action and
     IllegalActionError, naming the legal set, for an action the rules forbid now.
     """
     if not isinstance(action, Action):

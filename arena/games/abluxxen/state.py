@@ -9,6 +9,7 @@ Only ``engine.apply`` (and ``engine.new_game``) change a State.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .actions import DecisionKind
 from .cards import JOKER, NUM_CARDS, VALUE_OF, CardId, Value
@@ -55,39 +56,44 @@ class MatchResult:
         return self.deals[-1].reason
 
 
+STATE_FIELDS: Final = (
+    "abluxxed",
+    "active",
+    "checks",
+    "config",
+    "deal",
+    "deal_results",
+    "deciding",
+    "deck",
+    "decks",
+    "discard",
+    "displays",
+    "drawer",
+    "draws_left",
+    "events",
+    "hand_sizes",
+    "hands",
+    "history",
+    "kind",
+    "known",
+    "match_hands",
+    "match_scores",
+    "played",
+    "pool",
+    "result",
+    "shadow",
+    "start_seat",
+    "turn",
+    "victim",
+)
+"""Every attribute of a State (also for compiled builds, whose classes have no
+``__slots__``)."""
+
+
 class State:
     """A match in progress. Treat as read-only outside the engine; use ``clone``."""
 
-    __slots__ = (
-        "abluxxed",
-        "active",
-        "checks",
-        "config",
-        "deal",
-        "deal_results",
-        "deciding",
-        "deck",
-        "decks",
-        "discard",
-        "displays",
-        "drawer",
-        "draws_left",
-        "events",
-        "hand_sizes",
-        "hands",
-        "history",
-        "kind",
-        "known",
-        "match_hands",
-        "match_scores",
-        "played",
-        "pool",
-        "result",
-        "shadow",
-        "start_seat",
-        "turn",
-        "victim",
-    )
+    __slots__ = STATE_FIELDS
 
     config: GameConfig
     """Players, rule options, deals."""
