@@ -13,6 +13,7 @@ import json
 import random
 import time
 
+from arena import native
 from arena.games import abluxxen as ab
 
 
@@ -46,7 +47,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"{args.games} games, {args.players} players, preset {args.preset}, one process")
-    print(json.dumps(run(args.games, args.players, args.preset, args.seed)))
+    figures: dict[str, object] = dict(run(args.games, args.players, args.preset, args.seed))
+    figures["compiled"] = native.compiled()  # arena/native.py; ARENA_PURE_PYTHON=1 for pure
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_referee import recorded_requests, start_server  # noqa: E402
 
+from arena import native  # noqa: E402
 from arena.league.config import Entrant, LeagueConfig  # noqa: E402
 from arena.league.runner import run_league  # noqa: E402
 from arena.store import Store  # noqa: E402
@@ -119,6 +120,7 @@ def main() -> None:
                 "echo_msgs_per_s": round(echo, 1),
                 "best_decisions_per_s": round(best, 1),
                 "ratio": round(best / echo, 3),
+                "compiled": native.compiled(),  # arena/native.py; ARENA_PURE_PYTHON=1 for pure
                 "by_concurrency": {
                     str(k): {"matches_per_s": round(m, 3), "decisions_per_s": round(d, 1)}
                     for k, (m, d) in results.items()

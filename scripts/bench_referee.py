@@ -28,6 +28,7 @@ from collections.abc import AsyncIterator
 
 import grpc
 
+from arena import native
 from arena.games import abluxxen as ab
 from arena.games.abluxxen import events as event_views
 from arena.referee import MatchSpec, RemoteSeat, Seat, run_match
@@ -217,7 +218,9 @@ def main() -> None:
         asyncio.run(serve(args.serve == "hang"))
         return
     print(f"bench_referee: pid {os.getpid()}, {os.cpu_count()} cpus")
-    print(json.dumps(asyncio.run(measure(args))))
+    figures: dict[str, object] = dict(asyncio.run(measure(args)))
+    figures["compiled"] = native.compiled()  # arena/native.py; ARENA_PURE_PYTHON=1 for pure
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":
