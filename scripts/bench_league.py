@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from bench_referee import recorded_requests, start_server  # noqa: E402
 
 from arena import native  # noqa: E402
+from arena.gctune import tune_for_latency  # noqa: E402
 from arena.league.config import Entrant, LeagueConfig  # noqa: E402
 from arena.league.runner import run_league  # noqa: E402
 from arena.store import Store  # noqa: E402
@@ -98,6 +99,7 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=64, help="echo streams in flight")
     parser.add_argument("--levels", default="1,4,16,64", help="league concurrencies")
     args = parser.parse_args()
+    tune_for_latency()  # as the arena's entry points do (arena/gctune.py)
     print(f"bench_league: pid {os.getpid()}, {os.cpu_count()} cpus, {args.bots} bot processes")
     servers = [start_server(hang=False) for _ in range(args.bots)]
     try:

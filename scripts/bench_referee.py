@@ -9,8 +9,11 @@
 (c) isolation: 64 concurrent matches, with and without one hanging bot among them
     (never forfeited, 100 ms deadline): the other matches' decisions/s in both runs,
     and how late each timed-out decision was cut (ms past its deadline).
+(d) loop: the same matches against in-process seats that answer at once with
+    already-built replies (no gRPC): the referee's own work per decision, in µs.
 
-Last line JSON: {"echo_us", "referee_us", "ratio", "isolation_ratio", "cut_late_ms_max", ...}.
+Last line JSON: {"echo_us", "referee_us", "ratio", "isolation_ratio", "cut_late_ms_max",
+"loop_us", "compiled", ...}.
 """
 
 from __future__ import annotations
@@ -31,8 +34,10 @@ import grpc
 from arena import native
 from arena.games import abluxxen as ab
 from arena.games.abluxxen import events as event_views
+from arena.gctune import tune_for_latency
 from arena.referee import MatchSpec, RemoteSeat, Seat, run_match
 from arena.referee.channels import ChannelPool
+from arena.referee.seats import Decision, Reply
 from arena.v1 import bot_pb2, bot_pb2_grpc
 from arena.wire import abluxxen as wire
 
@@ -117,6 +122,36 @@ async def echo_us(endpoint: str, rounds: int) -> float:
     return elapsed / rounds * 1e6
 
 
+class _InstantSeat:
+    """A remote-looking seat without gRPC: the request bytes are built, the reply is
+    legal_index 0 at once."""
+
+    remote = True
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> None:
+        return None
+
+    async def decide(self, decision: Decision) -> Reply:
+        reply = bot_pb2.BotMessage(request_id=decision.request_id, legal_index=0)
+        return Reply(message=reply, elapsed_s=0.0)
+
+    async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
+        return None
+
+
+async def loop_us(matches: int) -> float:
+    """Microseconds per decision of the referee's own work (no gRPC)."""
+    decisions = 0
+    started = time.perf_counter()
+    for index in range(matches):
+        seats: list[Seat] = [_InstantSeat(f"b{s}") for s in range(4)]
+        decisions += (await run_match(_spec(index), seats)).decisions
+    return (time.perf_counter() - started) / decisions * 1e6
+
+
 def _spec(index: int, deadline_ms: int = 1000, max_strikes: int = 3) -> MatchSpec:
     return MatchSpec(
         match_id=f"bench-{index}",
@@ -189,6 +224,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
         referee = statistics.median([await referee_us(endpoint, args.matches) for _ in range(3)])
         base_rate, _ = await concurrent_rate(endpoint, None, args.concurrent)
         hang_rate, late = await concurrent_rate(endpoint, hang_endpoint, args.concurrent)
+        loop = statistics.median([await loop_us(args.matches * 5) for _ in range(3)])
     finally:
         for process in (instant, hanging):
             process.terminate()
@@ -204,6 +240,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
         "timeouts_cut": len(late),
         "cut_late_ms_median": round(statistics.median(late), 2) if late else 0.0,
         "cut_late_ms_max": round(max(late), 2) if late else 0.0,
+        "loop_us": round(loop, 1),
     }
 
 
@@ -214,6 +251,7 @@ def main() -> None:
     parser.add_argument("--concurrent", type=int, default=64, help="concurrent matches")
     parser.add_argument("--serve", choices=["instant", "hang"], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    tune_for_latency()  # as the arena's and the SDK's entry points do (arena/gctune.py)
     if args.serve:
         asyncio.run(serve(args.serve == "hang"))
         return

@@ -8,6 +8,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from arena.gctune import tune_for_latency
+
 from . import (
     author_cmd,
     checkbot,
@@ -49,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arena`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    tune_for_latency()
     try:
         status: int = args.run(args)
     except KeyboardInterrupt:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
+from arena.gctune import tune_for_latency
 from arena.v1 import bot_pb2_grpc
 
 from .info import BotInfo
@@ -68,6 +69,7 @@ def run_servicer(
     """``run_bot`` for a hand-written servicer."""
     args = bot_arg_parser(description).parse_args(argv)
     logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    tune_for_latency()
     try:
         asyncio.run(serve(servicer, host=args.host, port=args.port, grace=grace))
     except OSError as error:
