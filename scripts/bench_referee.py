@@ -5,7 +5,8 @@
     DecideRequests (recorded from a 4-player game, so the sizes are the real ones) and
     wait for each one-line reply: microseconds per round trip.
 (b) referee: 4-player matches run by the referee against the same trivial server (it
-    answers legal_index 0 at once): microseconds per decision.
+    answers legal_index 0 at once): microseconds per decision. Samples of (a) and (b)
+    alternate (--samples pairs); "ratio" is the median of the pairs' ratios.
 (c) isolation: 64 concurrent matches, with and without one hanging bot among them
     (never forfeited, 100 ms deadline): the other matches' decisions/s in both runs,
     and how late each timed-out decision was cut (ms past its deadline).
@@ -220,8 +221,15 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
     instant, endpoint = start_server(hang=False)
     hanging, hang_endpoint = start_server(hang=True)
     try:
-        echo = statistics.median([await echo_us(endpoint, args.rounds) for _ in range(3)])
-        referee = statistics.median([await referee_us(endpoint, args.matches) for _ in range(3)])
+        # Alternate the samples, so that a change in the machine's load (it is shared)
+        # weighs on both sides alike; the ratio is the median of the pairs' ratios.
+        pairs = []
+        for _ in range(args.samples):
+            echo_sample = await echo_us(endpoint, args.rounds)
+            pairs.append((echo_sample, await referee_us(endpoint, args.matches)))
+        echo = statistics.median(e for e, _ in pairs)
+        referee = statistics.median(r for _, r in pairs)
+        ratio = statistics.median(r / e for e, r in pairs)
         base_rate, _ = await concurrent_rate(endpoint, None, args.concurrent)
         hang_rate, late = await concurrent_rate(endpoint, hang_endpoint, args.concurrent)
         loop = statistics.median([await loop_us(args.matches * 5) for _ in range(3)])
@@ -232,7 +240,8 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
     return {
         "echo_us": round(echo, 1),
         "referee_us": round(referee, 1),
-        "ratio": round(referee / echo, 3),
+        "ratio": round(ratio, 3),
+        "ratios": [round(r / e, 3) for e, r in pairs],
         "concurrent_matches": args.concurrent,
         "others_decisions_per_s_without_hang": round(base_rate, 1),
         "others_decisions_per_s_with_hang": round(hang_rate, 1),
@@ -246,8 +255,9 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3000, help="echo round trips per sample")
-    parser.add_argument("--matches", type=int, default=20, help="referee matches per sample")
+    parser.add_argument("--rounds", type=int, default=1500, help="echo round trips per sample")
+    parser.add_argument("--matches", type=int, default=10, help="referee matches per sample")
+    parser.add_argument("--samples", type=int, default=7, help="echo/referee sample pairs")
     parser.add_argument("--concurrent", type=int, default=64, help="concurrent matches")
     parser.add_argument("--serve", choices=["instant", "hang"], help=argparse.SUPPRESS)
     args = parser.parse_args()
