@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 from typing import Any
 
-from arena.referee.channels import EndpointError, parse_endpoint
+from arena.referee.channels import ChannelPool, EndpointError, parse_bot_endpoint
 from arena.referee.conformance import CHECK_TABLES, CheckReport, check_bot
 
 __all__ = ["CHECK_TABLES", "CheckReport", "check_bot", "print_report", "register", "run"]
@@ -24,7 +25,16 @@ def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "check-bot", help="check that a bot follows the contract before you submit it"
     )
-    parser.add_argument("endpoint", metavar="HOST:PORT", help="where the bot listens")
+    parser.add_argument(
+        "endpoint",
+        metavar="HOST:PORT",
+        help="where the bot listens; tls://HOST:PORT for a bot that serves TLS",
+    )
+    parser.add_argument(
+        "--bot-ca",
+        metavar="PEM",
+        help="roots to trust for a tls:// bot (default: the system's), as `arena serve` takes",
+    )
     parser.add_argument("--games", type=int, default=6, help="games to play (default 6)")
     parser.add_argument("--deadline-ms", type=int, default=1000, help="per-decision deadline")
     parser.add_argument("--seed", type=int, default=1, help="seed of shuffles and seats")
@@ -34,16 +44,38 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the check and print the report; 0 if it passed, 1 if not, 2 on bad input."""
     try:
-        parse_endpoint(args.endpoint)
+        _, _, tls = parse_bot_endpoint(args.endpoint)
     except EndpointError as error:
         print(f"arena check-bot: {error}", file=sys.stderr)
         return 2
     if args.games < 1:
         print("arena check-bot: --games must be at least 1", file=sys.stderr)
         return 2
-    report = asyncio.run(check_bot(args.endpoint, args.games, args.deadline_ms, args.seed))
+    roots = None
+    if args.bot_ca:
+        if not tls:
+            print(
+                "arena check-bot: --bot-ca is for a bot that serves TLS; "
+                f"write the endpoint as tls://{args.endpoint}",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            roots = Path(args.bot_ca).read_bytes()
+        except OSError as error:
+            print(f"arena check-bot: cannot read --bot-ca: {error}", file=sys.stderr)
+            return 2
+    report = asyncio.run(_check(args, roots))
     print_report(report)
     return 0 if report.passed else 1
+
+
+async def _check(args: argparse.Namespace, roots: bytes | None) -> CheckReport:
+    pool = ChannelPool(root_certificates=roots)
+    try:
+        return await check_bot(args.endpoint, args.games, args.deadline_ms, args.seed, pool=pool)
+    finally:
+        await pool.close()
 
 
 def print_report(report: CheckReport) -> None:

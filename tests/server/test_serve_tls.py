@@ -48,3 +48,24 @@ def test_tls_on_the_arena_port_and_to_bots(tmp_path: Path) -> None:
         assert "suspended (verification failed: Hello" in wrong.stdout
     finally:
         procs.kill_all()
+
+
+def test_check_bot_checks_a_bot_that_serves_tls(tmp_path: Path) -> None:
+    cert, key = self_signed(tmp_path)
+    procs = Processes()
+    try:
+        (tls_bot,) = procs.bots([TLS_BOT, "--cert", str(cert), "--key", str(key)])
+        endpoint = f"tls://{tls_bot.address}"
+        ok = arena_cli("check-bot", endpoint, "--bot-ca", str(cert), "--games", "2")
+        assert ok.returncode == 0, ok.stdout + ok.stderr
+        assert "Hello: 'tls-random'" in ok.stdout
+        assert ok.stdout.rstrip().endswith("PASS")
+        # Without the CA the certificate is not trusted: the Hello fails, plainly.
+        untrusted = arena_cli("check-bot", endpoint, "--games", "1")
+        assert untrusted.returncode == 1
+        assert "FAIL  Hello" in untrusted.stdout
+        plain = arena_cli("check-bot", tls_bot.address, "--bot-ca", str(cert))
+        assert plain.returncode == 2
+        assert f"tls://{tls_bot.address}" in plain.stderr
+    finally:
+        procs.kill_all()
