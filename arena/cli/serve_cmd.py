@@ -71,6 +71,12 @@ def register(sub: Any) -> None:
         "--grace-s", type=float, default=10.0, help="shutdown: time for running matches (10)"
     )
     parser.add_argument(
+        "--rest-s",
+        type=float,
+        default=0.0,
+        help="seconds a bot rests after each match before it is seated again (default 0)",
+    )
+    parser.add_argument(
         "--tau", type=float, default=LADDER_TAU, help=f"TrueSkill dynamics (default {LADDER_TAU})"
     )
     parser.add_argument("--quiet", action="store_true", help="log warnings only")
@@ -98,6 +104,7 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         verify_games=args.verify_games,
         hello_timeout_s=args.hello_timeout_s,
         grace_s=args.grace_s,
+        rest_s=args.rest_s,
         tau=args.tau,
     )
 

@@ -63,6 +63,9 @@ class ServeConfig:
     """How long a bot may take to answer Hello (before each match, and to verify it)."""
     grace_s: float = 10.0
     """On shutdown, how long running matches may take to finish before being abandoned."""
+    rest_s: float = 0.0
+    """Seconds a bot rests after each ladder match before it is seated again (0: none).
+    Keeps a small ladder from playing hundreds of matches a minute."""
     tau: float = LADDER_TAU
     """TrueSkill dynamics: small but not zero, because ladder bots change."""
 
@@ -101,6 +104,8 @@ def validate(config: ServeConfig) -> None:
             raise ServeConfigError(f"--{key.replace('_', '-')} must not be negative")
     if config.hello_timeout_s <= 0 or config.grace_s < 0 or config.tau < 0:
         raise ServeConfigError("timeouts must be positive, --grace-s and tau not negative")
+    if config.rest_s < 0:
+        raise ServeConfigError("--rest-s must not be negative")
     if (config.tls_cert is None) != (config.tls_key is None):
         raise ServeConfigError("give both --tls-cert and --tls-key, or neither")
     for path in (config.tls_cert, config.tls_key, config.bot_ca):

@@ -97,6 +97,8 @@ class Ladder:
         self._matchmaker = Matchmaker(self.model)
         self._game_config = config.game_config()
         self._busy: Counter[str] = Counter()
+        self._rests_until: dict[str, float] = {}
+        """Loop time at which each resting bot may be seated again (config.rest_s)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._verifying: dict[str, asyncio.Task[None]] = {}
         self._verify_slots = asyncio.Semaphore(VERIFY_AT_ONCE)
@@ -134,17 +136,30 @@ class Ladder:
                 log.exception("the ladder could not schedule matches")
             self._refresh_status()
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(IDLE_POLL_S):
+                async with asyncio.timeout(self._next_look_s()):
                     await self._wake.wait()
         self._refresh_status()
+
+    def _next_look_s(self) -> float:
+        """Seconds until the scheduler looks again unless woken: at the latest when the
+        first resting bot may play again."""
+        now = asyncio.get_running_loop().time()
+        ends = [t - now for t in self._rests_until.values() if t > now]
+        return min([IDLE_POLL_S, *ends])
 
     def _start_matches(self) -> None:
         size = self.config.table_size
         active = [b for b in list_bots(self.store) if b.status is BotStatus.ACTIVE]
         self.active_bots = len(active)
         by_name = {b.name: b for b in active}
+        now = asyncio.get_running_loop().time()
+        self._rests_until = {n: t for n, t in self._rests_until.items() if t > now}
         while len(self._tasks) < self.config.concurrency:
-            free = [b for b in active if self._busy[b.name] < self.config.bot_streams]
+            free = [
+                b
+                for b in active
+                if self._busy[b.name] < self.config.bot_streams and b.name not in self._rests_until
+            ]
             if len(free) < size:
                 return
             seats = self._matchmaker.table(
@@ -224,6 +239,9 @@ class Ladder:
         finally:
             self.running.pop(current, None)
             self._busy.subtract(names)
+            if self.config.rest_s > 0:
+                rested = asyncio.get_running_loop().time() + self.config.rest_s
+                self._rests_until.update(dict.fromkeys(names, rested))
             self.wake()
 
     def _commit(
