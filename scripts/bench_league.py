@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import grpc
@@ -36,37 +37,59 @@ from arena.league.runner import run_league  # noqa: E402
 from arena.store import Store  # noqa: E402
 from arena.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
 
+Work = Callable[
+    [int, list[grpc.aio.Channel], list[bot_pb2.ArenaMessage], Callable[[], bool]],
+    Awaitable[int],
+]
+"""One of many concurrent workers: (index, channels, requests, running) -> round trips
+made while ``running()``."""
 
-async def echo_ceiling(endpoints: list[str], streams: int, seconds: float) -> float:
-    """Messages/s over ``streams`` concurrent streams spread over the servers."""
+
+async def round_trips_per_s(
+    endpoints: list[str], workers: int, seconds: float, work: Work
+) -> float:
+    """Round trips/s of ``workers`` concurrent ``work`` coroutines over channels to the
+    servers, sending real DecideRequests: a 0.5 s warm-up, then ``seconds`` measured."""
     requests = recorded_requests()
     channels = [grpc.aio.insecure_channel(e) for e in endpoints]
-    count = 0
     stop_at = 0.0
 
-    async def pump(index: int) -> None:
-        nonlocal count
-        call = bot_pb2_grpc.BotStub(channels[index % len(channels)]).Play()
-        await call.write(bot_pb2.ArenaMessage(start=bot_pb2.MatchStart(match_id="echo")))
-        i = index
-        while time.perf_counter() < stop_at:
-            await call.write(requests[i % len(requests)])
-            await call.read()
-            count += 1
-            i += 1
-        await call.done_writing()
-        call.cancel()
+    def running() -> bool:
+        return time.perf_counter() < stop_at
 
     stop_at = time.perf_counter() + 0.5  # warm-up
-    await asyncio.gather(*(pump(i) for i in range(streams)))
-    count = 0
+    await asyncio.gather(*(work(i, channels, requests, running) for i in range(workers)))
     started = time.perf_counter()
     stop_at = started + seconds
-    await asyncio.gather(*(pump(i) for i in range(streams)))
+    counts = await asyncio.gather(*(work(i, channels, requests, running) for i in range(workers)))
     elapsed = time.perf_counter() - started
     for channel in channels:
         await channel.close()
-    return count / elapsed
+    return sum(counts) / elapsed
+
+
+async def _echo_pump(
+    index: int,
+    channels: list[grpc.aio.Channel],
+    requests: list[bot_pb2.ArenaMessage],
+    running: Callable[[], bool],
+) -> int:
+    """One stream, ping-pong as fast as the server answers."""
+    call = bot_pb2_grpc.BotStub(channels[index % len(channels)]).Play()
+    await call.write(bot_pb2.ArenaMessage(start=bot_pb2.MatchStart(match_id="echo")))
+    count = 0
+    while running():
+        await call.write(requests[(index + count) % len(requests)])
+        await call.read()
+        count += 1
+    await call.done_writing()
+    call.cancel()
+    return count
+
+
+async def echo_ceiling(endpoints: list[str], streams: int, seconds: float) -> float:
+    """Messages/s over ``streams`` concurrent streams spread over the servers."""
+    return await round_trips_per_s(endpoints, streams, seconds, _echo_pump)
 
 
 async def league_rate(bots: int, concurrency: int, matches: int) -> tuple[float, float]:

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import grpc
@@ -33,8 +34,8 @@ import grpc
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_league import echo_ceiling  # noqa: E402
-from bench_referee import recorded_requests, start_server  # noqa: E402
+from bench_league import echo_ceiling, round_trips_per_s  # noqa: E402
+from bench_referee import start_server  # noqa: E402
 
 from arena import native  # noqa: E402
 from arena.gctune import tune_for_latency  # noqa: E402
@@ -105,6 +106,12 @@ async def league_window(
         task = asyncio.create_task(sampler())
         summary = await run_league(config, store)
         store.close()
+        if not task.done():
+            task.cancel()
+            raise SystemExit(
+                f"the league ended before the {window_s:g} s sampling window did: "
+                "give more --matches (or a shorter --seconds)"
+            )
         await task
     rate = summary.decisions / summary.wall_s
     return {
@@ -117,40 +124,33 @@ async def league_window(
     }
 
 
+async def _zero_work_match(
+    index: int,
+    channels: list[grpc.aio.Channel],
+    requests: list[bot_pb2.ArenaMessage],
+    running: Callable[[], bool],
+) -> int:
+    """A "match" of a referee that does no work: one stream per seat (one per server),
+    prebuilt requests sent to one seat after the other."""
+    calls = [bot_pb2_grpc.BotStub(c).Play() for c in channels]
+    for seat, call in enumerate(calls):
+        start = bot_pb2.MatchStart(match_id=f"zero-{index}", seat=seat, players=len(calls))
+        await call.write(bot_pb2.ArenaMessage(start=start))
+    count = 0
+    while running():
+        call = calls[count % len(calls)]
+        await call.write(requests[count % len(requests)])
+        await call.read()
+        count += 1
+    for call in calls:
+        await call.done_writing()
+        call.cancel()
+    return count
+
+
 async def zero_work_rate(endpoints: list[str], matches: int, seconds: float) -> float:
     """Decisions/s of ``matches`` concurrent zero-work "matches" (see (d))."""
-    requests = recorded_requests()
-    channels = [grpc.aio.insecure_channel(e) for e in endpoints]
-    count = 0
-    stop_at = 0.0
-
-    async def match(index: int) -> None:
-        nonlocal count
-        calls = [bot_pb2_grpc.BotStub(c).Play() for c in channels]
-        for seat, call in enumerate(calls):
-            start = bot_pb2.MatchStart(match_id=f"zero-{index}", seat=seat, players=4)
-            await call.write(bot_pb2.ArenaMessage(start=start))
-        step = 0
-        while time.perf_counter() < stop_at:
-            call = calls[step % len(calls)]
-            await call.write(requests[step % len(requests)])
-            await call.read()
-            count += 1
-            step += 1
-        for call in calls:
-            await call.done_writing()
-            call.cancel()
-
-    stop_at = time.perf_counter() + 0.5  # warm-up
-    await asyncio.gather(*(match(i) for i in range(matches)))
-    count = 0
-    started = time.perf_counter()
-    stop_at = started + seconds
-    await asyncio.gather(*(match(i) for i in range(matches)))
-    rate = count / (time.perf_counter() - started)
-    for channel in channels:
-        await channel.close()
-    return rate
+    return await round_trips_per_s(endpoints, matches, seconds, _zero_work_match)
 
 
 def start_random_bot() -> tuple[subprocess.Popen[str], str]:
