@@ -153,6 +153,7 @@ def build(directory: Path | None = None) -> Path:
                 "mypyc failed; the arena runs as pure Python meanwhile.\n"
                 + (run.stdout + run.stderr)[-4000:]
             )
+        target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix="arena-native-", dir=target.parent))
         suffix = _extension_suffix()
         for built in work.rglob(f"*{suffix}"):
