@@ -58,14 +58,17 @@ def test_running_matches_are_private_and_a_restart_keeps_everything(tmp_path: Pa
                 lambda: (b := bot_named(client, "quick")) and b.matches >= 2, 20, "two matches"
             )
             flag.touch()  # from the next decision on, every match lasts seconds
+            flagged_at = time.time()
 
             def running() -> arena_pb2.MatchSummary | None:
                 listing = client.ListMatches(
                     arena_pb2.ListMatchesRequest(include_running=True), timeout=5
                 )
-                live = [m for m in listing.matches if m.running]
-                # One that started after the flag: it will still be running below.
-                return live[0] if live and _age(live[0]) < 0.5 else None
+                # One that started after the flag: every one of its slowpoke decisions
+                # takes 100 ms, so it is still running below. (One that started before
+                # may be nearly over: it could end before the checks.)
+                live = [m for m in listing.matches if m.running and m.at > flagged_at]
+                return live[0] if live else None
 
             live = wait_until(running, 20, "a slow match in play")
             assert {s.bot for s in live.seats} == {"slowpoke", "quick"}
@@ -137,7 +140,3 @@ def test_running_matches_are_private_and_a_restart_keeps_everything(tmp_path: Pa
             )
     finally:
         procs.kill_all()
-
-
-def _age(match: arena_pb2.MatchSummary) -> float:
-    return time.time() - match.at
