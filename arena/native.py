@@ -133,9 +133,9 @@ def build(directory: Path | None = None) -> Path:
     with tempfile.TemporaryDirectory(prefix="arena-native-") as tmp:
         work = Path(tmp)
         shutil.copytree(ROOT, work / "arena", ignore=shutil.ignore_patterns("__pycache__"))
-        pyproject = ROOT.parent / "pyproject.toml"
-        if pyproject.exists():  # the project's mypy settings
-            shutil.copy(pyproject, work / "pyproject.toml")
+        for name in ("pyproject.toml", "README.md"):  # mypy's settings (and what they name)
+            if (ROOT.parent / name).exists():
+                shutil.copy(ROOT.parent / name, work / name)
         files = [
             str(Path("arena", *package.split(".")[1:], module))
             for package, modules in PACKAGES.items()
