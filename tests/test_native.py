@@ -28,12 +28,14 @@ def test_a_build_from_the_current_sources_goes_first(
     package = _fake_build(tmp_path, native.sources_digest())
     monkeypatch.setenv(native.BUILD_DIR_ENV, str(tmp_path))
     monkeypatch.delenv(native.DISABLE_ENV, raising=False)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # use_compiled appends the build
     path = ["/src/arena/games/abluxxen"]
     assert native.use_compiled("arena.games.abluxxen", path)
     assert path == [str(package), "/src/arena/games/abluxxen"]
-    monkeypatch.setattr(sys, "path", list(sys.path))
+    assert sys.path[-1] == str(tmp_path), "the build's shared runtime library is importable"
     assert native.use_compiled("arena.games.abluxxen", path)
     assert path.count(str(package)) == 1, "a second call adds nothing"
+    assert sys.path.count(str(tmp_path)) == 1
 
 
 def test_a_stale_or_missing_build_is_ignored(
