@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,11 +39,13 @@ from bench_referee import start_server  # noqa: E402
 from arena import native  # noqa: E402
 from arena.gctune import tune_for_latency  # noqa: E402
 from arena.league.config import Entrant, LeagueConfig  # noqa: E402
+from arena.league.processes import ManagedBot  # noqa: E402
 from arena.league.runner import run_league  # noqa: E402
 from arena.store import Store  # noqa: E402
 from arena.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
+RANDOM_BOT = f"{sys.executable} {ROOT / 'sample_bots/random_bot.py'}"
 
 
 def cpu_s(pid: int) -> float:
@@ -153,15 +154,6 @@ async def zero_work_rate(endpoints: list[str], matches: int, seconds: float) -> 
     return await round_trips_per_s(endpoints, matches, seconds, _zero_work_match)
 
 
-def start_random_bot() -> tuple[subprocess.Popen[str], str]:
-    """An SDK random bot on a free port, and its endpoint."""
-    command = [sys.executable, str(ROOT / "sample_bots/random_bot.py"), "--port", "0"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    return process, line.rsplit(" ", 1)[-1].strip()
-
-
 async def measure(args: argparse.Namespace) -> dict[str, object]:
     """All three parts."""
     servers = [start_server(hang=False) for _ in range(4)]
@@ -184,17 +176,14 @@ async def measure(args: argparse.Namespace) -> dict[str, object]:
         for process, _ in servers:
             process.terminate()
             process.wait(timeout=10)
-    bots = [start_random_bot() for _ in range(4)]
+    bots = [ManagedBot(f"random-{i}", RANDOM_BOT) for i in range(4)]
     try:
-        zero_sdk = await zero_work_rate([e for _, e in bots], 64, args.seconds)
+        endpoints = [await bot.start() for bot in bots]
+        zero_sdk = await zero_work_rate(endpoints, 64, args.seconds)
     finally:
-        for process, _ in bots:
-            process.terminate()
-            process.wait(timeout=10)
-    random_bots = tuple(
-        Entrant(f"random-{i}", command=f"{sys.executable} {ROOT / 'sample_bots/random_bot.py'}")
-        for i in range(4)
-    )
+        for bot in bots:
+            await bot.stop()
+    random_bots = tuple(Entrant(f"random-{i}", command=RANDOM_BOT) for i in range(4))
     with_sdk = await league_window(random_bots, args.matches, args.seconds, [])
     return {
         "echo": echo,
