@@ -7,6 +7,8 @@
 const path = require("node:path");
 const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
+const { ReflectionService } = require("@grpc/reflection");
+const { HealthImplementation, protoPath: healthProtoPath } = require("grpc-health-check");
 
 const PROTO_ROOT = path.resolve(__dirname, "..", "..", "proto");
 
@@ -19,6 +21,7 @@ const packageDefinition = protoLoader.loadSync(path.join(PROTO_ROOT, "arena/v1/b
   oneofs: true, // msg.kind names the oneof member that is set
 });
 const arena = grpc.loadPackageDefinition(packageDefinition).arena.v1;
+const BOT_SERVICE = "arena.v1.Bot";
 
 const HELLO = {
   name: "node-random",
@@ -77,6 +80,15 @@ function main() {
   // MatchOver may carry a whole match record, beyond the default 4 MiB.
   const server = new grpc.Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
   server.addService(arena.Bot.service, { Hello: hello, Play: play });
+  // Standard gRPC health checking and reflection, as the Python SDK serves them: load
+  // balancers and tools such as grpcurl work without the arena's own contract.
+  const health = new HealthImplementation({ "": "SERVING", [BOT_SERVICE]: "SERVING" });
+  health.addToServer(server);
+  const described = protoLoader.loadSync(
+    [path.join(PROTO_ROOT, "arena/v1/bot.proto"), healthProtoPath],
+    { includeDirs: [PROTO_ROOT] },
+  );
+  new ReflectionService(described).addToServer(server);
   server.bindAsync(`${address}:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) => {
     if (err) {
       console.error(`arena-bot: cannot listen on ${address}:${port}: ${err.message}`);
@@ -85,6 +97,8 @@ function main() {
     console.log(`arena-bot listening on ${address}:${bound}`);
   });
   const stop = () => {
+    health.setStatus("", "NOT_SERVING");
+    health.setStatus(BOT_SERVICE, "NOT_SERVING");
     // Let running calls finish, but not for ever.
     setTimeout(() => server.forceShutdown(), 5000).unref();
     server.tryShutdown(() => process.exit(0));

@@ -13,7 +13,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_bots"
@@ -66,8 +69,8 @@ def test_every_sample_bot_is_covered() -> None:
     assert {"random_bot.py", "greedy_bot.py", "node"} <= set(sample_bot_commands())
 
 
-@pytest.mark.parametrize("name", sorted(sample_bot_commands()))
-def test_sample_bot_passes_check_bot(name: str) -> None:
+def runnable_command(name: str) -> list[str]:
+    """The command starting sample bot ``name``; skips when its runtime is missing."""
     command = sample_bot_commands()[name]
     if command[0] == "node":
         if shutil.which("node") is None:
@@ -75,12 +78,37 @@ def test_sample_bot_passes_check_bot(name: str) -> None:
         assert (SAMPLES / "node" / "node_modules").is_dir(), (
             "run `npm ci` in sample_bots/node (./scripts/test does)"
         )
-    with running(command) as endpoint:
+    return command
+
+
+@pytest.mark.parametrize("name", sorted(sample_bot_commands()))
+def test_sample_bot_passes_check_bot(name: str) -> None:
+    with running(runnable_command(name)) as endpoint:
         result = check_bot(endpoint, "--games", "6")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip().endswith("PASS")
     for kind in ("PLAY", "ATTACKER_TAKE", "VICTIM_CHOICE", "DRAW", "OPTIONAL_DRAW"):
         assert kind in result.stdout  # six games over all table sizes reach every kind
+
+
+@pytest.mark.parametrize("name", sorted(sample_bot_commands()))
+def test_sample_bot_serves_health_and_reflection(name: str) -> None:
+    # Every sample, whatever its language, serves standard gRPC health checking and
+    # reflection next to arena.v1.Bot, as the SDK does.
+    with running(runnable_command(name)) as endpoint, grpc.insecure_channel(endpoint) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        for service in ("", "arena.v1.Bot"):
+            reply = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=10)
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING, service
+        reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+        request = reflection_pb2.ServerReflectionRequest(list_services="")
+        names = [
+            service.name
+            for reply in reflection.ServerReflectionInfo(iter([request]), timeout=10)
+            for service in reply.list_services_response.service
+        ]
+    assert "arena.v1.Bot" in names
+    assert "grpc.health.v1.Health" in names
 
 
 def test_check_bot_fails_a_bot_that_answers_garbage() -> None:
