@@ -55,7 +55,13 @@ def register(sub: Any) -> None:
     parser.add_argument("--time-bank-ms", type=int, help="per-match time bank (default 0)")
     parser.add_argument("--max-strikes", type=int, help="faults before a forfeit (default 3)")
     parser.add_argument("--concurrency", type=int, help="matches at once (default 4)")
-    parser.add_argument("--seed", type=int, help="seed of schedule and deals (default 1)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="seed of schedule and deals, for a league to reproduce exactly (default: a "
+        "random one, kept in the database; bots that could guess a seed could rebuild "
+        "every deal)",
+    )
     parser.add_argument("--tau", type=float, help="TrueSkill dynamics (default 0)")
     parser.add_argument("--draw-probability", type=float, help="TrueSkill draw probability")
     parser.add_argument("--db", help=f"database file (default {DEFAULT_DB})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import secrets
 import sys
 from typing import Any
 
@@ -61,15 +62,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error))
     if args.deadline_ms <= 0:
         return _fail(f"--deadline-ms {args.deadline_ms} must be positive")
-    seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
-    spec = MatchSpec(
-        match_id=f"match-{seed}",
-        config=config,
-        seed=seed,
-        deadline_ms=args.deadline_ms,
-        time_bank_ms=args.time_bank_ms,
-        max_strikes=args.max_strikes,
-    )
+    spec = match_spec(config, args)
+    seed = spec.seed
     try:
         outcome = asyncio.run(_play(spec, entrants, seed))
     except EntrantError as error:
@@ -79,6 +73,20 @@ def run(args: argparse.Namespace) -> int:
         write_record(args.record, outcome.record, outcome.game_record_json)
         print(f"record written to {args.record}")
     return 0
+
+
+def match_spec(config: ab.GameConfig, args: argparse.Namespace) -> MatchSpec:
+    """The match to play. The seed is unguessable unless given (a bot that knew or could
+    search it would rebuild every hand and the deck), and the match id, which every bot
+    receives, is random: it never carries the seed."""
+    return MatchSpec(
+        match_id=f"match-{secrets.token_hex(6)}",
+        config=config,
+        seed=args.seed if args.seed is not None else secrets.randbits(63),
+        deadline_ms=args.deadline_ms,
+        time_bank_ms=args.time_bank_ms,
+        max_strikes=args.max_strikes,
+    )
 
 
 async def _play(spec: MatchSpec, entrants: list[EntrantSpec], seed: int) -> MatchOutcome:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,11 @@ def run(args: argparse.Namespace) -> int:
     if args.arena:
         return arena_views.run_replay(args)
     try:
+        if not args.db and not Path(args.source).exists() and _looks_like_a_file(args.source):
+            raise RecordError(
+                f"no record file {args.source}; give the path of a file written by "
+                "`arena match --record`, or a match id with --db"
+            )
         if args.db or not Path(args.source).exists():
             lines = _from_store(args.db or DEFAULT_DB, args.source)
         else:
@@ -50,15 +56,43 @@ def run(args: argparse.Namespace) -> int:
     return print_replay(lines, args.seat)
 
 
+def _looks_like_a_file(source: str) -> bool:
+    """Match ids are ``LEAGUE/NNNNNN``; a path ends like a record file."""
+    return source.endswith((".gz", ".jsonl", ".json")) or source.startswith((".", "~", "/"))
+
+
 def _from_store(db: str, match_id: str) -> list[dict[str, Any]]:
     store = Store(db, create=False)
     try:
         data = store.record(match_id)
+        if data is not None:
+            _refuse_a_deal_still_in_play(store, match_id)
     finally:
         store.close()
     if data is None:
         raise RecordError(f"no finished match {match_id!r} in {db} (see: arena matches --db {db})")
     return decode_record(data)
+
+
+def _refuse_a_deal_still_in_play(store: Store, match_id: str) -> None:
+    """A duplicate league replays one deal at several tables (``tables_per_group``
+    consecutive matches, one seed); until the last of them is in, a replay of one would
+    show every hand and the deck of a deal other bots are still playing."""
+    match = store.match(match_id)
+    league = store.league(match.league_id) if match is not None else None
+    if match is None or league is None:
+        return
+    settings = json.loads(str(league["config_json"])).get("settings", {})
+    if not settings.get("duplicate") or league["status"] == "finished":
+        return  # a finished league plays no more tables of any deal
+    tables = len(settings.get("bots", [])) // max(1, int(settings.get("table_size", 1)))
+    played = sum(1 for m in store.matches(league_id=match.league_id) if m.seed == match.seed)
+    if played < tables:
+        raise RecordError(
+            f"match {match_id!r} replays a duplicate deal that is still to be played at "
+            f"other tables ({played} of {tables} played); replay it once they are in "
+            f"(arena matches --db {store.path})"
+        )
 
 
 def print_replay(lines: list[dict[str, Any]], seat: int | None) -> int:

@@ -94,8 +94,11 @@ class LeagueConfig:
     """Faults in a match before the seat is forfeited (0 = never)."""
     concurrency: int = 4
     """Matches in flight at once."""
-    seed: int = 1
-    """Seed of the schedule and every deal."""
+    seed: int | None = None
+    """Seed of the schedule and every deal. None: a random one, drawn when the league is
+    created and kept in its database row (``runner.league_seed``), so resuming replays the
+    same deals while no bot can guess them. A seed given here must be as unguessable for
+    a competition: a bot that finds it can rebuild every deal."""
     tau: float = 0.0
     """TrueSkill dynamics factor (0 for a league of fixed bots)."""
     draw_probability: float = -1.0
@@ -212,6 +215,7 @@ def build_config(file_settings: dict[str, Any], overrides: dict[str, Any]) -> Le
         kind = str(next(f.type for f in fields(LeagueConfig) if f.name == key))
         ok = {
             "int": isinstance(value, int) and not isinstance(value, bool),
+            "int | None": isinstance(value, int) and not isinstance(value, bool),
             "float": isinstance(value, int | float) and not isinstance(value, bool),
             "str": isinstance(value, str),
             "bool": isinstance(value, bool),

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -93,6 +94,15 @@ def check_identity(config: LeagueConfig, stored: dict[str, object]) -> None:
             "configuration; use another --name (or database) for a new league, or repeat "
             "the original settings to resume it"
         )
+
+
+def league_seed(stored: dict[str, object]) -> int:
+    """The seed a stored league was created with (drawn at random unless given)."""
+    saved = json.loads(str(stored["config_json"]))
+    seed = saved.get("seed", saved["settings"].get("seed"))
+    if not isinstance(seed, int):
+        raise LeagueConfigError(f"league {stored['id']!r} has no seed in its database row")
+    return seed
 
 
 class _Entrants:
@@ -221,15 +231,19 @@ async def run_league(
     entrants = _Entrants(config)
     await entrants.start()
     if stored is None:
+        seed = config.seed if config.seed is not None else secrets.randbits(63)
         store.create_league(
-            league_id, {"identity": config.identity(), "settings": config.to_json()}
+            league_id,
+            {"identity": config.identity(), "settings": config.to_json(), "seed": seed},
         )
         for bot in config.bots:
             store.upsert_bot(bot.name, bot.kind, bot.target)
+    else:
+        seed = league_seed(stored)
     scheduler = Scheduler(
         names,
         config.table_size,
-        config.seed,
+        seed,
         kind=config.schedule,
         duplicate=config.duplicate,
         model=model,
@@ -305,6 +319,9 @@ async def run_league(
                 deadline_ms=config.deadline_ms,
                 time_bank_ms=config.time_bank_ms,
                 max_strikes=config.max_strikes,
+                # A duplicate deal is being played at other tables right now: MatchOver
+                # must not carry its record (every hand and the deck order).
+                publish_record=table.deal_group is None,
             )
             outcome = await run_match(spec, seats)
             for seat_outcome in outcome.seats:

@@ -1,0 +1,76 @@
+"""`arena match` end to end against a real bot process: the result, the record, and
+what the bot is told (never the seed)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from .test_check_bot import ROOT, running
+
+SPY = [sys.executable, "tests/bots/spy.py"]
+
+
+def arena_match(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", "match", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_match_against_a_bot_process_prints_ranks_and_writes_its_record(
+    tmp_path: Path,
+) -> None:
+    log, record = tmp_path / "spy.jsonl", tmp_path / "match.jsonl.gz"
+    seed = 987654321
+    with running([*SPY, "--log", str(log)]) as endpoint:
+        run = arena_match("--bot", f"spy={endpoint}", "--bot", "random", "--bot", "greedy",
+                          "--seed", str(seed), "--record", str(record))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert f"(seed {seed})" in run.stdout  # the organizer sees it, to reproduce the match
+    for name in ("spy", "random", "greedy"):
+        assert name in run.stdout
+    assert record.exists()
+    spied = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [entry["event"] for entry in spied] == ["start", "over"]
+    # The bot is told a match id, never the seed: with it, it could rebuild every hand.
+    match_id = str(spied[0]["match_id"])
+    assert str(seed) not in match_id
+    assert match_id == spied[1]["match_id"]
+    assert spied[1]["record_bytes"] > 0  # published once the match is over
+
+
+def test_an_unseeded_match_draws_an_unguessable_seed() -> None:
+    run = arena_match("--bot", "a=random", "--bot", "b=random")
+    assert run.returncode == 0, run.stderr
+    seed = int(run.stdout.split("(seed ", 1)[1].split(")", 1)[0])
+    assert seed.bit_length() > 32
+
+
+def test_bad_match_options_fail_clearly() -> None:
+    one = arena_match("--bot", "a=random")
+    assert one.returncode == 2
+    assert "arena match:" in one.stderr
+    assert "Traceback" not in one.stderr
+    zero = arena_match("--bot", "a=random", "--bot", "b=random", "--deadline-ms", "0")
+    assert zero.returncode == 2
+    assert "--deadline-ms 0 must be positive" in zero.stderr
+
+
+def test_replay_of_a_missing_record_file_says_which_file(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "match.jsonl.gz"
+    run = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "replay", str(missing)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert f"no record file {missing}" in run.stderr
+    assert not (tmp_path / "arena-data").exists()  # no database was created on the way
