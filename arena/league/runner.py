@@ -6,8 +6,10 @@ matchmaking and the sigma stopping rule) depends on the ratings. Committing stri
 index order, and letting match k see only the ratings after match k - concurrency, makes
 the whole league a deterministic function of its configuration and the bots' play: a
 league killed at any moment and resumed ends with exactly the matches and ratings of an
-uninterrupted run. A finished match that could not be committed before the kill is
-simply played again (match ids come from the league and the index, never the seed, so
+uninterrupted run. A match that finishes while an earlier one still runs is held in the
+store (``held_matches``) until it can be rated, so a resumed league rates it as it was
+rather than dealing the same deal to the same bots again; only matches cut short by the
+kill are played again (match ids come from the league and the index, never the seed, so
 nothing is ever counted twice).
 """
 
@@ -38,13 +40,13 @@ from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello
 from arena.referee.record import encode_record
 from arena.store import Store
-from arena.store.sqlite import MatchRow, RatingRow
+from arena.store.sqlite import HeldMatch, RatingRow
 
 from .config import LeagueConfig, LeagueConfigError
 from .processes import BotStartError, ManagedBot
 from .progress import Progress
 from .rating import RatingModel, Skill, draw_probability_for, rate
-from .results import FaultRow, match_rows
+from .results import match_rows
 from .schedule import Scheduler, Table, derived_seed
 
 MAX_RESTARTS = 3
@@ -176,12 +178,15 @@ class _Entrants:
             await bot.stop()
 
 
-def _match_rows(
+def _finished(
     config: LeagueConfig, table: Table, outcome: MatchOutcome, league_id: str
-) -> tuple[MatchRow, list[FaultRow]]:
-    return match_rows(
+) -> HeldMatch:
+    """A finished match as the store will record it."""
+    row, faults = match_rows(
         outcome, league_id=league_id, index=table.index, ladder=config.ladder, seed=table.seed
     )
+    game = {"game": config.game_config().to_json(), "seats": list(table.seats)}
+    return HeldMatch(row, game, faults, encode_record(outcome.record, outcome.game_record_json))
 
 
 def match_id(league_id: str, index: int) -> str:
@@ -250,7 +255,8 @@ async def run_league(
     )
     game_config = config.game_config()
     started = time.monotonic()
-    buffered: dict[int, tuple[Table, MatchOutcome]] = {}
+    buffered: dict[int, HeldMatch] = {}
+    held = store.held_matches(league_id)  # finished before a kill, not rated yet
     committed_event = asyncio.Event()
     slots = asyncio.Semaphore(config.concurrency)
     tasks: set[asyncio.Task[None]] = set()
@@ -266,33 +272,28 @@ async def run_league(
     def commit_ready() -> None:
         nonlocal committed
         while committed in buffered:
-            table, outcome = buffered.pop(committed)
-            ranks = outcome.ranks
-            new = rate(model, [skills[n] for n in table.seats], ranks)
+            finished = buffered.pop(committed)
+            seats = finished.match.seats  # in seat order
+            new = rate(model, [skills[s.bot] for s in seats], [s.rank for s in seats])
             ratings = []
-            for name, skill in zip(table.seats, new, strict=True):
+            for seat, skill in zip(seats, new, strict=True):
+                name = seat.bot
                 skills[name] = skill
                 matches_played[name] += 1
                 ratings.append(
                     RatingRow(config.ladder, name, skill.mu, skill.sigma, matches_played[name])
                 )
-            row, faults = _match_rows(config, table, outcome, league_id)
             store.record_match(
-                row,
-                {"game": game_config.to_json(), "seats": list(table.seats)},
-                faults,
-                encode_record(outcome.record, outcome.game_record_json),
-                ratings,
+                finished.match, finished.config, finished.faults, finished.record, ratings
             )
             snapshots[committed] = dict(skills)
             snapshots.pop(committed - lag - 1, None)
             summary.played += 1
-            summary.decisions += outcome.decisions
-            for seat in outcome.seats:
-                if seat.faults:
-                    summary.faulted[seat.name] = summary.faulted.get(seat.name, 0) + len(
-                        seat.faults
-                    )
+            summary.decisions += finished.match.decisions
+            for seat in seats:
+                faults = seat.timeouts + seat.errors + seat.invalid
+                if faults:
+                    summary.faulted[seat.bot] = summary.faulted.get(seat.bot, 0) + faults
             committed += 1
             if on_commit is not None:
                 on_commit(committed)
@@ -327,7 +328,11 @@ async def run_league(
             for seat_outcome in outcome.seats:
                 if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
                     await entrants.after_disconnect(seat_outcome.name)
-            buffered[table.index] = (table, outcome)
+            finished = _finished(config, table, outcome, league_id)
+            if table.index != committed:
+                # An earlier match still runs: keep this one safe from a kill until then.
+                store.hold_match(finished.match, finished.config, finished.faults, finished.record)
+            buffered[table.index] = finished
             commit_ready()
         except Exception as error:  # a bug, not a bot fault: stop the league cleanly
             failures.append(error)
@@ -357,6 +362,12 @@ async def run_league(
             if index < committed:
                 index += 1
                 continue  # already played and committed before a restart
+            kept = held.pop(index, None)
+            if kept is not None and [s.bot for s in kept.match.seats] == list(table.seats):
+                buffered[index] = kept  # finished before a kill: rated as it was played
+                commit_ready()
+                index += 1
+                continue
             await slots.acquire()
             check_failures()
             task = asyncio.create_task(play(table))

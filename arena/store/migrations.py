@@ -107,4 +107,16 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         next_idx    INTEGER NOT NULL
     );
     """,
+    # 3: finished league matches waiting for an earlier one before they can be rated (a
+    # league rates in index order). Kept so that a league resumed after a kill commits
+    # them as they were instead of dealing the same deal to the same bots again.
+    """
+    CREATE TABLE held_matches (
+        league_id   TEXT NOT NULL REFERENCES leagues(id),
+        idx         INTEGER NOT NULL,
+        data_json   TEXT NOT NULL,              -- match row, seats, config, faults
+        record      BLOB NOT NULL,              -- the record, as in records
+        PRIMARY KEY (league_id, idx)
+    );
+    """,
 )

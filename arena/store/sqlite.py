@@ -9,7 +9,7 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,16 @@ class MatchRow:
     wall_s: float
     finished_at: float
     seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HeldMatch:
+    """A finished match waiting to be rated: what ``record_match`` will be given."""
+
+    match: MatchRow
+    config: dict[str, Any]
+    faults: list[tuple[int, int, str, str, int]]
+    record: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +258,10 @@ class Store:
                 [(match.id, *fault) for fault in faults],
             )
             db.execute("INSERT INTO records VALUES (?, ?)", (match.id, record))
+            db.execute(
+                "DELETE FROM held_matches WHERE league_id = ? AND idx = ?",
+                (match.league_id, match.idx),
+            )
             for rating in ratings:
                 db.execute(
                     "INSERT INTO ratings VALUES (?, ?, ?, ?, ?) ON CONFLICT(ladder, bot) DO "
@@ -258,6 +272,38 @@ class Store:
                     "INSERT INTO rating_history VALUES (?, ?, ?, ?, ?)",
                     (rating.ladder, rating.bot, match.id, rating.mu, rating.sigma),
                 )
+
+    def hold_match(
+        self,
+        match: MatchRow,
+        config: dict[str, Any],
+        faults: Sequence[tuple[int, int, str, str, int]],
+        record: bytes,
+    ) -> None:
+        """Keep a finished match that cannot be rated yet (an earlier one is still
+        running); ``record_match`` of the same match removes it."""
+        data = {"match": asdict(match), "config": config, "faults": [list(f) for f in faults]}
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO held_matches VALUES (?, ?, ?, ?)",
+                (match.league_id, match.idx, json.dumps(data, sort_keys=True), record),
+            )
+
+    def held_matches(self, league_id: str) -> dict[int, HeldMatch]:
+        """A league's held matches by index."""
+        rows = self._db.execute(
+            "SELECT idx, data_json, record FROM held_matches WHERE league_id = ?", (league_id,)
+        ).fetchall()
+        held = {}
+        for row in rows:
+            data = json.loads(row["data_json"])
+            fields = data["match"]
+            match = MatchRow(
+                **{**fields, "seats": tuple(SeatRow(**seat) for seat in fields["seats"])}
+            )
+            faults = [(f[0], f[1], f[2], f[3], f[4]) for f in data["faults"]]
+            held[row["idx"]] = HeldMatch(match, data["config"], faults, bytes(row["record"]))
+        return held
 
     def matches(
         self, *, league_id: str | None = None, bot: str | None = None, limit: int | None = None

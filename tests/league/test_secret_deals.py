@@ -3,15 +3,23 @@ record published while the same deal is still in play at another table."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import sqlite3
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
-from .conftest import ROOT, arena
+from arena.league.schedule import Scheduler
+
+from .conftest import ARENA, ROOT, arena
 
 SPY = f"{sys.executable} {ROOT / 'tests' / 'bots' / 'spy.py'}"
+SLEEPY = f"{sys.executable} {ROOT / 'tests' / 'bots' / 'sleepy_bot.py'}"
 
 
 def _seeds(db: Path) -> list[int]:
@@ -94,3 +102,54 @@ def test_replay_waits_until_the_whole_deal_group_is_in(tmp_path: Path) -> None:
     # A finished league will never play the rest of that group: the replay is safe.
     shown = arena("replay", match_id, "--db", str(db))
     assert shown.returncode == 0, shown.stderr
+
+
+def test_a_match_finished_before_a_kill_is_rated_as_played_not_dealt_again(
+    tmp_path: Path,
+) -> None:
+    # Match 0 seats two slow bots, match 1 two spies; they run at once, so match 1
+    # finishes first and waits (held) for match 0 to be rated. The league is killed then.
+    # The schedule depends on the seed and the bots' order, not their names, so it can
+    # be read off a Scheduler with placeholder names.
+    seed = 4
+    scheduler = Scheduler(["p0", "p1", "p2", "p3"], 2, seed)
+    first, second = scheduler.next_table(), scheduler.next_table()
+    roles: dict[str, str] = {}
+    for slow, position in enumerate(first.seats):
+        roles[position] = f"slow-{slow}=cmd:{SLEEPY} --sleep-ms 25"
+    logs = {}
+    for spy, position in enumerate(second.seats):
+        logs[spy] = tmp_path / f"spy-{spy}.jsonl"
+        roles[position] = f"spy-{spy}=cmd:{SPY} --log {logs[spy]}"
+    db = tmp_path / "held.db"
+    bots = [arg for p in ("p0", "p1", "p2", "p3") for arg in ("--bot", roles[p])]
+    args = [*ARENA, "league", *bots, "--table-size", "2", "--matches", "2",
+            "--concurrency", "2", "--seed", str(seed), "--db", str(db), "--quiet"]  # fmt: skip
+    process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        held = 0
+        deadline = time.monotonic() + 60
+        while held == 0 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.02)
+            if not db.exists():
+                continue  # connect() would create it
+            with contextlib.suppress(sqlite3.OperationalError), sqlite3.connect(db) as conn:
+                held = conn.execute("SELECT count(*) FROM held_matches").fetchone()[0]
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        process.kill()
+        _, stderr = process.communicate(timeout=10)
+    assert held == 1, f"match 1 should have been held (stderr: {stderr!r})"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 0
+
+    resumed = arena(*args[len(ARENA) :])
+    assert resumed.returncode == 0, resumed.stderr
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 2
+        assert conn.execute("SELECT count(*) FROM held_matches").fetchone()[0] == 0
+    # Each spy was dealt match 1's deal once: it was not played again after the kill.
+    for log in logs.values():
+        starts = [e["match_id"] for e in _spied(log) if e["event"] == "start"]
+        assert len(starts) == 1
+        assert str(starts[0]).endswith("/000001")
