@@ -161,7 +161,7 @@ def _close_discarding_new(store: Store, db: str, new_file: bool) -> None:
     empty = not store.read("SELECT 1 FROM leagues LIMIT 1")
     store.close()
     if new_file and empty:
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", ".lock"):
             Path(db + suffix).unlink(missing_ok=True)
 
 

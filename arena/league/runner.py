@@ -39,7 +39,7 @@ from arena.referee import (
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello
 from arena.referee.record import encode_record
-from arena.store import Store
+from arena.store import Store, StoreError
 from arena.store.sqlite import HeldMatch, RatingRow
 
 from .config import LeagueConfig, LeagueConfigError
@@ -203,6 +203,14 @@ async def run_league(
 ) -> LeagueSummary:
     """Run (or resume) a league to its end."""
     league_id = config.league_id
+    try:
+        store.claim(
+            f"league {league_id}",
+            f"league {league_id!r} is already running on {store.path} (another `arena "
+            "league`); wait for it to end, or stop it, before running it again",
+        )
+    except StoreError as error:
+        raise LeagueError(str(error)) from None
     model = rating_model(config)
     stored = store.league(league_id)
     if stored is not None:

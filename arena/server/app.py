@@ -91,6 +91,11 @@ async def start_arena(config: ServeConfig) -> RunningArena:
     """Open the database, start the ladder and serve (OSError if the port is taken)."""
     store = Store(config.db)
     try:
+        store.claim(
+            "serve",
+            f"another `arena serve` is already using {config.db}; stop it first, or give "
+            "this one another --db",
+        )
         roots = Path(config.bot_ca).read_bytes() if config.bot_ca else None
         ladder = Ladder(config, store, root_certificates=roots)
         server = grpc.aio.server(options=SERVER_OPTIONS)

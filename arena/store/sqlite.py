@@ -4,7 +4,11 @@ transaction, so a killed process leaves either both or neither."""
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import hashlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -90,6 +94,7 @@ class Store:
         except (sqlite3.Error, OSError) as error:
             raise StoreError(f"cannot open database {self.path}: {error}") from None
         self._db.row_factory = sqlite3.Row
+        self._claims: int | None = None  # the lock file's descriptor, once claimed
         try:
             self._refuse_foreign()  # before any write, WAL mode included
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -162,8 +167,31 @@ class Store:
         self._db.execute("COMMIT")
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection (and give up every claim)."""
         self._db.close()
+        if self._claims is not None:
+            os.close(self._claims)
+            self._claims = None
+
+    def claim(self, name: str, busy: str) -> None:
+        """Claim ``name`` on this database for this process until ``close()``: another
+        process claiming the same name gets StoreError(``busy``). For what two processes
+        must never do to one database at once (run the same league, serve the same
+        ladder). The claim is an advisory lock on one byte of ``DB.lock``, derived from
+        the name, so the kernel drops it with the process, even after SIGKILL."""
+        if self._claims is None:
+            lock_path = self.path.with_name(self.path.name + ".lock")
+            try:
+                self._claims = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as error:
+                raise StoreError(f"cannot open the lock file {lock_path}: {error}") from None
+        offset = int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "big") >> 1
+        try:
+            fcntl.lockf(self._claims, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, offset)
+        except OSError as error:
+            if error.errno in (errno.EACCES, errno.EAGAIN):
+                raise StoreError(busy) from None
+            raise StoreError(f"cannot lock {self.path}.lock: {error}") from None
 
     def read(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
         """The rows of one read-only query (for modules that add their own tables)."""
