@@ -16,15 +16,18 @@ class FaultKind(enum.StrEnum):
     DISCONNECTED = "DISCONNECTED"
     """The stream could not be opened, or the bot closed it, or the connection broke."""
     ERROR = "ERROR"
-    """The bot ended the stream with an error status."""
+    """The bot ended the stream with an error status (any it sends itself, including
+    RESOURCE_EXHAUSTED and DEADLINE_EXCEEDED)."""
     MALFORMED = "MALFORMED"
-    """The reply names no action: no choice, an index out of range, a bad action."""
+    """The reply names no action: no choice, an index out of range, a bad action; or the
+    bot sent more messages than it was asked for (which breaks the stream)."""
     ILLEGAL = "ILLEGAL"
     """The reply names a well-formed action that is not legal now."""
     STALE = "STALE"
     """The reply carries a request id that was never issued to this seat."""
     OVERSIZED = "OVERSIZED"
-    """The reply is larger than the arena's cap."""
+    """The reply is larger than the arena's cap (above the channel's receive cap, gRPC
+    fails the call locally with RESOURCE_EXHAUSTED, and the stream breaks)."""
 
     @property
     def category(self) -> str:

@@ -46,6 +46,13 @@ async def hello(channel: grpc.aio.Channel, endpoint: str, timeout_s: float = 5.0
                 "is it an arena bot?",
             )
         return HelloResult(None, f"Hello to {endpoint} failed: {code.name}: {error.details()}")
+    if not isinstance(reply, bot_pb2.HelloReply):
+        # grpc.aio hands back None when the reply's bytes do not parse.
+        return HelloResult(
+            None,
+            f"the bot at {endpoint} answered Hello with bytes that are not an "
+            "arena.v1.HelloReply; is it an arena bot, built from proto/arena/v1/bot.proto?",
+        )
     if reply.games and "abluxxen" not in reply.games:
         return HelloResult(
             reply, f"the bot at {endpoint} plays {list(reply.games)}, not 'abluxxen'"

@@ -8,10 +8,10 @@ a reply or a fault and never raise for anything a bot does.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import re
 from collections import deque
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 import grpc
 
@@ -132,6 +132,13 @@ _CLOSED = object()
 """Posted by the reader when the bot ended the stream."""
 _EXPIRED = object()
 """Posted by the deadline timer."""
+_FLOODED = object()
+"""Posted by the reader when the bot sent more messages than it may (see EXTRA_MESSAGES)."""
+
+EXTRA_MESSAGES: Final = 8
+"""A bot may send one reply per request plus this many more (duplicates, stray late
+replies: dropped without a fault). One more message and the reader stops reading and
+cancels the call, so a bot cannot fill the arena's memory with messages nobody reads."""
 
 
 class _Mailbox:
@@ -154,6 +161,11 @@ class _Mailbox:
             waiter.set_result(item)
         else:
             self._items.append(item)
+
+    def replace_all(self, item: object) -> None:
+        """Drop every message not yet taken, then post ``item``."""
+        self._items.clear()
+        self.put(item)
 
     def expire(self) -> None:
         """The deadline passed: wake the waiting decision."""
@@ -179,7 +191,9 @@ class RemoteSeat:
 
     A reader task posts every message the bot sends to a mailbox, so the referee's own
     timer bounds each decision without ever cancelling a read (which would cancel the
-    whole call); replies to earlier (timed-out) requests are dropped.
+    whole call); replies to earlier (timed-out) requests are dropped. The reader reads at
+    most one message per request sent plus EXTRA_MESSAGES: past that it cancels the call
+    and the seat's current or next decision is a MALFORMED fault.
     Once the stream breaks it stays broken for the match: every later decision is an
     immediate DISCONNECTED fault, so a dead bot cannot slow the match down.
     """
@@ -201,6 +215,12 @@ class RemoteSeat:
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[object] | None = None
         self._broken: Fault | None = None
+        self._flood_unreported = False
+        """The reader broke the stream for flooding; no decision has had that fault yet."""
+        self._sent = 0
+        """Decide requests sent (the reader compares its count with it)."""
+        self._received = 0
+        """Messages read from the bot."""
 
     async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
         """Open the stream (waiting up to ``timeout_s`` for the bot to come up) and send
@@ -221,32 +241,59 @@ class RemoteSeat:
         return None
 
     async def _read_all(self, call: grpc.aio.StreamStreamCall) -> None:
+        mailbox = self._mailbox
         try:
             while True:
                 message = await call.read()
                 if message is grpc.aio.EOF:
-                    self._mailbox.put(_CLOSED)
+                    mailbox.put(_CLOSED)
                     return
-                self._mailbox.put(message)
+                self._received += 1
+                if self._received > self._sent + EXTRA_MESSAGES:
+                    self._flooded(call)
+                    return
+                mailbox.put(message)
         except grpc.aio.AioRpcError as error:
-            self._mailbox.put(error)
+            mailbox.put(error)
+
+    def _flooded(self, call: grpc.aio.StreamStreamCall) -> None:
+        """Stop reading a bot that sends more than it is asked for: break the stream (the
+        current decision, or else the next one, gets this fault) and cancel the call."""
+        if self._broken is None:
+            self._broken = Fault(
+                FaultKind.MALFORMED,
+                f"the bot sent {self._received} messages for {self._sent} requests (at most "
+                f"one reply per request, and {EXTRA_MESSAGES} more, are read); the arena "
+                "stopped reading and cancelled the stream",
+            )
+            self._flood_unreported = True
+        call.cancel()
+        self._mailbox.replace_all(_FLOODED)  # what is queued will never be used
 
     def _break(self, fault: Fault) -> Fault:
-        self._broken = fault
+        """Mark the stream broken for the match, cancel the call, and return the fault of
+        the decision that found it broken: ``fault``, unless the reader broke the stream
+        first for flooding and no decision has had that fault yet."""
+        broken = self._broken
+        if broken is None:
+            self._broken = fault
+        elif self._flood_unreported:
+            self._flood_unreported = False
+            fault = Fault(broken.kind, broken.detail, fault.request_id)
         if self._call is not None:
             self._call.cancel()
         return fault
 
     async def decide(self, decision: Decision) -> Reply:
         """Send the request and wait for its reply, at most deadline + bank."""
-        if self._broken is not None:
-            return Reply(
-                fault=Fault(
-                    FaultKind.DISCONNECTED,
-                    f"the stream is closed ({self._broken.kind}: {self._broken.detail})",
-                    decision.request_id,
-                )
+        broken = self._broken
+        if broken is not None:
+            fault = Fault(
+                FaultKind.DISCONNECTED,
+                f"the stream is closed ({broken.kind}: {broken.detail})",
+                decision.request_id,
             )
+            return Reply(fault=self._break(fault) if self._flood_unreported else fault)
         assert self._call is not None
         assert decision.message is not None
         loop = asyncio.get_running_loop()
@@ -255,6 +302,7 @@ class RemoteSeat:
         mailbox = self._mailbox
         mailbox.expired = False
         timer = loop.call_at(started + decision.deadline_s + decision.bank_s, self._on_deadline)
+        self._sent += 1
         try:
             self._writer = asyncio.current_task()
             await self._call.write(decision.message)
@@ -279,16 +327,23 @@ class RemoteSeat:
                     return Reply(fault=_timeout(decision), elapsed_s=loop.time() - started)
                 if isinstance(item, grpc.aio.AioRpcError):
                     fault = _fault_of_status(item, request_id)
-                else:
+                else:  # _CLOSED, or _FLOODED (which _break turns into its own fault)
                     fault = Fault(FaultKind.DISCONNECTED, "the bot closed the stream", request_id)
                 return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
         except asyncio.CancelledError:
             task = asyncio.current_task()
-            if self._writer is None or not mailbox.expired or task is None:
+            if task is None:
                 raise
-            # Our deadline cancelled a write the bot never took: it stopped reading.
-            task.uncancel()
-            fault = _timeout(decision, "; the bot stopped reading its stream")
+            if self._writer is not None and mailbox.expired:
+                # Our deadline cancelled a write the bot never took: it stopped reading.
+                if task.uncancel() > 0:
+                    raise  # the task itself is being cancelled too
+                fault = _timeout(decision, "; the bot stopped reading its stream")
+            elif task.cancelling() == 0 and self._broken is not None:
+                # Not our cancellation: the reader cancelled the call under the write.
+                fault = Fault(FaultKind.DISCONNECTED, "the stream was cancelled", request_id)
+            else:
+                raise
             return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
         except (grpc.aio.AioRpcError, *_STREAM_ENDED) as error:
             fault = (
@@ -330,25 +385,55 @@ class RemoteSeat:
                 async with asyncio.timeout(timeout_s):
                     await call.write(bot_pb2.ArenaMessage(over=over))
                     await call.done_writing()
-            except (TimeoutError, grpc.aio.AioRpcError, asyncio.CancelledError, *_STREAM_ENDED):
+            except (TimeoutError, grpc.aio.AioRpcError, *_STREAM_ENDED):
                 pass
+            except asyncio.CancelledError:
+                if _being_cancelled():
+                    self._cancel(call)
+                    raise
+                # Otherwise the call was cancelled (not this task): nothing to wait for.
             else:
                 end_in_background(self._await_end(call, timeout_s))
                 return
         await self._await_end(call, 0.0)
 
     async def _await_end(self, call: grpc.aio.StreamStreamCall, timeout_s: float) -> None:
-        """Give the bot up to ``timeout_s`` to end the call, then cancel it."""
+        """Give the bot up to ``timeout_s`` to end the call, then cancel it. A
+        CancelledError of the call (or the reader) is its end; this task's own
+        cancellation cancels the call and propagates."""
         reader = self._reader
-        if reader is not None and timeout_s > 0:
-            with contextlib.suppress(TimeoutError, asyncio.CancelledError, grpc.aio.AioRpcError):
-                async with asyncio.timeout(timeout_s):
-                    await reader
-        call.cancel()
+        try:
+            if reader is not None and timeout_s > 0:
+                try:
+                    async with asyncio.timeout(timeout_s):
+                        await reader
+                except (TimeoutError, grpc.aio.AioRpcError):
+                    pass
+                except asyncio.CancelledError:
+                    if _being_cancelled():
+                        raise
+        finally:
+            self._cancel(call)
         if reader is not None:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
+            try:
                 await reader
+            except grpc.aio.AioRpcError:
+                pass
+            except asyncio.CancelledError:
+                if _being_cancelled():
+                    raise
+
+    def _cancel(self, call: grpc.aio.StreamStreamCall) -> None:
+        call.cancel()
+        if self._reader is not None:
+            self._reader.cancel()
+
+
+def _being_cancelled() -> bool:
+    """Whether the running task is being cancelled (as opposed to having seen a
+    CancelledError of something it awaited, such as a cancelled gRPC call)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _timeout(decision: Decision, why: str = "") -> Fault:
@@ -366,13 +451,23 @@ def _serialize(message: bytes | bot_pb2.ArenaMessage) -> bytes:
     return message.SerializeToString()
 
 
+_OVER_RECEIVE_CAP = re.compile(r"Received message larger than max \((\d+) vs\. (\d+)\)")
+"""How grpc core words the RESOURCE_EXHAUSTED it fails a call with when a message exceeds
+the channel's receive cap (grpc 1.85: "Stream removed (CLIENT: Received message larger
+than max (2097161 vs. 1048576))")."""
+
+
 def _fault_of_status(error: grpc.aio.AioRpcError, request_id: int) -> Fault:
+    """The fault of a call that ended with ``error``. The arena sets no gRPC deadline on
+    Play and its only size limit is the channel's receive cap, so DEADLINE_EXCEEDED, and
+    RESOURCE_EXHAUSTED other than that cap's, are statuses the bot sent: ERROR."""
     code = error.code()
-    detail = f"{code.name}: {error.details() or 'no details'}"
-    if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
-        return Fault(FaultKind.OVERSIZED, detail, request_id)
+    details = error.details() or ""
+    detail = f"{code.name}: {details or 'no details'}"
     if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
         return Fault(FaultKind.DISCONNECTED, detail, request_id)
-    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
-        return Fault(FaultKind.TIMEOUT, detail, request_id)
+    if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+        over = _OVER_RECEIVE_CAP.search(details)
+        if over is not None and int(over[1]) > int(over[2]):
+            return Fault(FaultKind.OVERSIZED, detail, request_id)
     return Fault(FaultKind.ERROR, detail, request_id)

@@ -30,7 +30,16 @@ MODES = (
     "huge",
     "wrong_id",
     "late",
+    "duplicate",
+    "flood",
+    "flood_late",
+    "abort_exhausted",
+    "abort_deadline",
+    "no_read",
 )
+
+LATE_REPLIES = 4
+"""How many late replies mode ``late`` sends per stream: a few, as a slow bot might."""
 
 
 @dataclass
@@ -63,6 +72,12 @@ class FaultyBot:
     def __init__(self, behaviour: Behaviour) -> None:
         self.behaviour = behaviour
         self.streams = 0
+        self.flooded = 0
+        """Messages sent in flood modes, past the one answer."""
+        self.ended = 0
+        """Play calls that are over, however they ended."""
+        self.cancelled = 0
+        """Play handlers that were cancelled while they waited (mode ``no_read``)."""
 
     async def hello(
         self, request: bot_pb2.HelloRequest, context: grpc.aio.ServicerContext
@@ -73,6 +88,7 @@ class FaultyBot:
         self, requests: AsyncIterator[bot_pb2.ArenaMessage], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[bytes]:
         self.streams += 1
+        context.add_done_callback(self._on_done)
         b = self.behaviour
         decided = 0
         async for message in requests:
@@ -90,11 +106,38 @@ class FaultyBot:
                 await asyncio.sleep(b.sleep_s)
                 yield ok.SerializeToString()
             elif b.mode == "late":
-                # Answer the previous request late, then this one in time.
-                yield bot_pb2.BotMessage(
-                    request_id=request.request_id - 1, legal_index=0
-                ).SerializeToString()
+                # Answer the previous request late, then this one in time (a few times).
+                if decided <= b.after + LATE_REPLIES:
+                    yield bot_pb2.BotMessage(
+                        request_id=request.request_id - 1, legal_index=0
+                    ).SerializeToString()
                 yield ok.SerializeToString()
+            elif b.mode == "duplicate":
+                # Every answer twice: one stray message per request, for ever.
+                yield ok.SerializeToString()
+                yield ok.SerializeToString()
+            elif b.mode in ("flood", "flood_late"):
+                # Answer (in time, or too late), then repeat the answer, padded, for ever.
+                if b.mode == "flood_late":
+                    await asyncio.sleep(b.sleep_s)
+                yield ok.SerializeToString()
+                flood = ok.SerializeToString() + _pad(b.padding)
+                while True:
+                    self.flooded += 1
+                    yield flood
+            elif b.mode == "abort_exhausted":
+                # The bot's own status (0 ms after the request), not the arena's size cap.
+                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the bot is out of memory")
+            elif b.mode == "abort_deadline":
+                # The arena sets no gRPC deadline: this status can only be the bot's own.
+                await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the bot's own deadline")
+            elif b.mode == "no_read":
+                # Never reads another message (not even MatchOver) and never ends the call.
+                try:
+                    await asyncio.Event().wait()
+                except asyncio.CancelledError:
+                    self.cancelled += 1
+                    raise
             elif b.mode == "hang":
                 await asyncio.Event().wait()
             elif b.mode == "close":
@@ -125,6 +168,9 @@ class FaultyBot:
                     request_id=request.request_id + 1000, legal_index=0
                 ).SerializeToString()
 
+    def _on_done(self, context: grpc.aio.ServicerContext) -> None:
+        self.ended += 1
+
 
 async def start_faulty_bot(behaviour: Behaviour) -> tuple[grpc.aio.Server, str, FaultyBot]:
     """Start a server on 127.0.0.1:0; returns (server, endpoint, servicer)."""
@@ -144,7 +190,15 @@ async def start_faulty_bot(behaviour: Behaviour) -> tuple[grpc.aio.Server, str, 
             ),
         },
     )
-    server = grpc.aio.server(options=[("grpc.max_send_message_length", 64 << 20)])
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_send_message_length", 64 << 20),
+            # Take any MatchOver, and keep the flow-control window small and fixed, so a
+            # bot that stops reading blocks the arena's next large write at once.
+            ("grpc.max_receive_message_length", 64 << 20),
+            ("grpc.http2.bdp_probe", 0),
+        ]
+    )
     server.add_generic_rpc_handlers((handler,))
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()

@@ -148,6 +148,10 @@ def test_late_answers_to_old_requests_are_dropped() -> None:
         ("close", FaultKind.DISCONNECTED),
         ("error", FaultKind.ERROR),
         ("huge", FaultKind.OVERSIZED),
+        # Statuses the bot sends itself: only the arena's own receive cap is OVERSIZED,
+        # and the arena sets no gRPC deadline.
+        ("abort_exhausted", FaultKind.ERROR),
+        ("abort_deadline", FaultKind.ERROR),
     ],
 )
 def test_a_broken_stream_stays_broken_and_the_seat_is_forfeited(
@@ -163,6 +167,12 @@ def test_a_broken_stream_stays_broken_and_the_seat_is_forfeited(
     assert seat.forfeited
     assert seat.rank == 3
     assert time.monotonic() - started < 10
+    if mode == "abort_exhausted":
+        assert seat.faults[0].detail == "RESOURCE_EXHAUSTED: the bot is out of memory"
+    elif mode == "abort_deadline":
+        assert seat.faults[0].detail == "DEADLINE_EXCEEDED: the bot's own deadline"
+    elif mode == "huge":
+        assert "Received message larger than max (" in seat.faults[0].detail
 
 
 def test_a_hanging_bot_cannot_stall_the_match() -> None:
