@@ -54,7 +54,12 @@ def run_matches(args: argparse.Namespace) -> int:
     if not reply.matches:
         print("no matches yet")
     else:
-        print(f"(replay one with: arena replay MATCH_ID --arena {args.arena} [--seat N])")
+        playing = sum(1 for match in reply.matches if match.running)
+        finished = len(reply.matches) - playing
+        print(
+            f"({finished} finished, {playing} playing; "
+            f"replay a finished one with: arena replay MATCH_ID --arena {args.arena} [--seat N])"
+        )
     return 0
 
 

@@ -3,88 +3,200 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from arena.league.config import DEFAULT_DB
-from arena.league.leaderboard import FORMATS, history_chart, leaderboard, render
+from arena.league.leaderboard import FORMATS, Ladder, history_chart, leaderboard, render_ladders
 from arena.store import Store, StoreError
 
 from . import arena_views
 from .arena_views import add_remote_options
 
+EXAMPLE_LADDER: Final = "league-07858f1b84/abluxxen/amigo/3p"
+"""What a ladder is called: ``LEAGUE/abluxxen/PRESET/Np``."""
+
+
+def _limit(text: str) -> int:
+    """``--limit``: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"give a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"must be at least 1 (got {value}); leave it out for the last 50"
+        )
+    return value
+
 
 def register(sub: Any) -> None:
     """Add ``ratings`` and ``matches``."""
     ratings: argparse.ArgumentParser = sub.add_parser(
-        "ratings", help="the leaderboard of a league database"
+        "ratings",
+        help="the leaderboard of a league database",
+        description="The leaderboard of every ladder of a league database (or of one). "
+        "Each league has its own ladder per preset and table size, named "
+        f"LEAGUE/abluxxen/PRESET/Np (e.g. {EXAMPLE_LADDER}). With several ladders, json "
+        "is one array of rows each with a 'ladder' key, csv one table with a 'ladder' "
+        "column, html one page with a section per ladder.",
     )
     ratings.add_argument("--db", default=DEFAULT_DB, help=f"database (default {DEFAULT_DB})")
-    ratings.add_argument("--ladder", help="ladder, e.g. abluxxen/amigo/4p (default: all)")
+    ratings.add_argument(
+        "--ladder",
+        metavar="LEAGUE/abluxxen/PRESET/Np",
+        help=f"only this ladder, e.g. {EXAMPLE_LADDER} (default: all)",
+    )
     ratings.add_argument("--format", choices=FORMATS, default="table")
-    ratings.add_argument("--output", "-o", help="write to this file instead of stdout")
+    ratings.add_argument(
+        "--output", "-o", metavar="FILE", help="write to this file instead of stdout"
+    )
     ratings.set_defaults(run=run_ratings)
     matches: argparse.ArgumentParser = sub.add_parser(
         "matches", help="list the matches of a league database"
     )
     matches.add_argument("--db", default=DEFAULT_DB, help=f"database (default {DEFAULT_DB})")
-    matches.add_argument("--league", help="only this league")
+    matches.add_argument("--league", help="only this league (not with --arena)")
     matches.add_argument("--bot", help="only matches of this bot")
-    matches.add_argument("--limit", type=int, default=50, help="last N matches (default 50)")
+    matches.add_argument(
+        "--limit", type=_limit, default=50, metavar="N", help="last N finished matches (default 50)"
+    )
     add_remote_options(matches)
     matches.set_defaults(run=run_matches)
 
 
-def _open(path: str) -> Store | None:
+def _open(path: str, command: str) -> Store | None:
     try:
         return Store(path, create=False)
     except StoreError as error:
-        print(f"arena: {error}", file=sys.stderr)
+        print(f"arena {command}: {error}", file=sys.stderr)
         return None
+
+
+def _names(names: Sequence[str], plural: str, limit: int = 20) -> str:
+    """``a, b, c`` (the first ``limit``, then how many more), or that there are none."""
+    if not names:
+        return f"no {plural} in this database"
+    shown = ", ".join(names[:limit])
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return f"{plural}: {shown}{more}"
+
+
+def _same_file(output: Path, db: Path) -> bool:
+    """Whether ``output`` is the database (or its WAL or shared-memory file)."""
+    for part in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        try:
+            if output.resolve() == part.resolve() or (
+                output.exists() and part.exists() and output.samefile(part)
+            ):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _write(path: str, text: str, db: str) -> str | None:
+    """Write ``text`` to ``path`` (making its parent directories); why not, if it failed."""
+    target = Path(path)
+    if target.is_dir() or path.endswith(("/", os.sep)):
+        return "it is a directory; give a file name, e.g. " + str(target / "ratings.html")
+    for parent in target.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                return f"{parent} is a file, not a directory"
+            break
+    if _same_file(target, Path(db)):
+        return "it is the database being read; give another file name"
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
 
 
 def run_ratings(args: argparse.Namespace) -> int:
     """Print (or write) the leaderboard of every ladder, or of one."""
-    store = _open(args.db)
+    store = _open(args.db, "ratings")
     if store is None:
         return 2
     try:
         ladders = store.ladders()
         if args.ladder:
             if args.ladder not in ladders:
-                known = ", ".join(ladders) or "none yet"
+                hint = [name for name in ladders if name.endswith("/" + args.ladder.strip("/"))]
+                guess = f" (did you mean {' or '.join(hint)}?)" if hint else ""
                 print(
-                    f"arena ratings: no ladder {args.ladder!r}; ladders: {known}", file=sys.stderr
+                    f"arena ratings: no ladder {args.ladder!r} in {args.db}{guess}; "
+                    f"{_names(ladders, 'ladders')}; names are LEAGUE/abluxxen/PRESET/Np",
+                    file=sys.stderr,
                 )
                 return 2
             ladders = [args.ladder]
         if not ladders:
             print("arena ratings: no rated matches in this database yet", file=sys.stderr)
             return 1
-        texts = []
-        for ladder in ladders:
-            chart = history_chart(store, ladder) if args.format == "html" else ""
-            texts.append(render(leaderboard(store, ladder), args.format, ladder, chart))
-        text = "\n\n".join(texts)
-        if args.output:
-            Path(args.output).write_text(text + "\n", encoding="utf-8")
-            print(f"wrote {args.output}")
-        else:
-            print(text)
-        return 0
+        boards = [
+            Ladder(
+                ladder,
+                leaderboard(store, ladder),
+                history_chart(store, ladder) if args.format == "html" else "",
+            )
+            for ladder in ladders
+        ]
     finally:
         store.close()
+    text = render_ladders(boards, args.format)
+    if not args.output:
+        print(text)
+        return 0
+    problem = _write(args.output, text + "\n", args.db)
+    if problem is not None:
+        print(f"arena ratings: cannot write {args.output}: {problem}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.output}")
+    return 0
+
+
+def _unknown_filter(store: Store, args: argparse.Namespace) -> str | None:
+    """Why ``--league`` or ``--bot`` names nothing in the database, or None."""
+    if args.league is not None and store.league(args.league) is None:
+        leagues = [r[0] for r in store.read("SELECT id FROM leagues ORDER BY created_at, id")]
+        return f"no league {args.league!r} in {args.db}; " + _names(leagues, "leagues")
+    if args.bot is not None:
+        bots = [
+            r[0]
+            for r in store.read(
+                "SELECT name FROM bots UNION SELECT DISTINCT bot FROM seats ORDER BY 1"
+            )
+        ]
+        if args.bot not in bots:
+            return f"no bot {args.bot!r} in {args.db}; " + _names(bots, "bots")
+    return None
 
 
 def run_matches(args: argparse.Namespace) -> int:
     """One line per match: id, ladder, end reason, and each seat's bot, score and rank."""
     if args.arena:
+        if args.league is not None:
+            print(
+                "arena matches: --league reads a database (--db); a running arena (--arena) "
+                "lists its own ladder's matches. Leave one of them out",
+                file=sys.stderr,
+            )
+            return 2
         return arena_views.run_matches(args)
-    store = _open(args.db)
+    store = _open(args.db, "matches")
     if store is None:
         return 2
     try:
+        problem = _unknown_filter(store, args)
+        if problem is not None:
+            print(f"arena matches: {problem}", file=sys.stderr)
+            return 2
         rows = store.matches(league_id=args.league, bot=args.bot, limit=args.limit)
         if not rows:
             print("no matches")

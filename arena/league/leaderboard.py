@@ -6,6 +6,7 @@ import csv
 import html
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Final
 
@@ -83,59 +84,94 @@ def _cells(row: Row) -> list[str]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """One ladder's leaderboard, ready to render: its name, its rows and (for HTML) its
+    history chart."""
+
+    name: str
+    rows: list[Row]
+    chart: str = ""
+
+
 def render(rows: list[Row], fmt: str, ladder: str, history: str = "") -> str:
-    """The leaderboard as text in ``fmt`` (one of FORMATS)."""
+    """One ladder's leaderboard as text in ``fmt`` (one of FORMATS)."""
+    return render_ladders([Ladder(ladder, rows, history)], fmt)
+
+
+def render_ladders(ladders: Sequence[Ladder], fmt: str) -> str:
+    """Any number of leaderboards as ONE text in ``fmt`` (one of FORMATS).
+
+    JSON is one array of row objects, each with a ``ladder`` key; CSV is one table with a
+    ``ladder`` column (the last); HTML is one document with a section per ladder; the
+    table and markdown forms head each ladder's table with its name.
+    """
     if fmt == "json":
-        return json.dumps([asdict(r) for r in rows], indent=2)
+        return json.dumps(
+            [asdict(r) | {"ladder": ladder.name} for ladder in ladders for r in ladder.rows],
+            indent=2,
+        )
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow([k for k, _ in _HEADERS])
-        for row in rows:
-            writer.writerow(_cells(row))
+        writer.writerow([*(k for k, _ in _HEADERS), "ladder"])
+        for ladder in ladders:
+            for row in ladder.rows:
+                writer.writerow([*_cells(row), ladder.name])
         return buffer.getvalue().rstrip("\n")
-    titles = [t for _, t in _HEADERS]
-    cells = [_cells(r) for r in rows]
-    if fmt == "markdown":
-        lines = [f"### Ladder `{ladder}`", "", "| " + " | ".join(titles) + " |"]
-        lines.append("|" + "|".join("---:" if i != 1 else "---" for i in range(len(titles))) + "|")
-        lines += ["| " + " | ".join(c) + " |" for c in cells]
-        return "\n".join(lines)
     if fmt == "html":
-        return _html(rows, titles, cells, ladder, history)
-    widths = [max(len(t), *(len(c[i]) for c in cells)) for i, t in enumerate(titles)]
-    lines = [f"ladder {ladder}"]
-    lines.append(
-        "  ".join(
-            t.rjust(w) if i != 1 else t.ljust(w)
-            for i, (t, w) in enumerate(zip(titles, widths, strict=True))
-        )
-    )
-    for c in cells:
+        return _html(ladders)
+    if fmt == "markdown":
+        return "\n\n".join(_markdown(ladder) for ladder in ladders)
+    return "\n\n".join(_table(ladder) for ladder in ladders)
+
+
+_TITLES: Final = [t for _, t in _HEADERS]
+
+
+def _markdown(ladder: Ladder) -> str:
+    lines = [f"### Ladder `{ladder.name}`", "", "| " + " | ".join(_TITLES) + " |"]
+    lines.append("|" + "|".join("---:" if i != 1 else "---" for i in range(len(_TITLES))) + "|")
+    lines += ["| " + " | ".join(_cells(r)) + " |" for r in ladder.rows]
+    return "\n".join(lines)
+
+
+def _table(ladder: Ladder) -> str:
+    cells = [_cells(r) for r in ladder.rows]
+    widths = [max(len(t), *(len(c[i]) for c in cells)) for i, t in enumerate(_TITLES)]
+    lines = [f"ladder {ladder.name}"]
+    for line in [_TITLES, *cells]:
         lines.append(
             "  ".join(
                 v.rjust(w) if i != 1 else v.ljust(w)
-                for i, (v, w) in enumerate(zip(c, widths, strict=True))
+                for i, (v, w) in enumerate(zip(line, widths, strict=True))
             )
         )
     return "\n".join(lines)
 
 
-def _html(
-    rows: list[Row], titles: list[str], cells: list[list[str]], ladder: str, chart: str
-) -> str:
-    head = "".join(f"<th>{html.escape(t)}</th>" for t in titles)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in c) + "</tr>" for c in cells
-    )
+def _html(ladders: Sequence[Ladder]) -> str:
+    title = ladders[0].name if len(ladders) == 1 else f"{len(ladders)} ladders"
+    head = "".join(f"<th>{html.escape(t)}</th>" for t in _TITLES)
+    sections = []
+    for ladder in ladders:
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in _cells(r)) + "</tr>"
+            for r in ladder.rows
+        )
+        sections.append(
+            f"<section><h2>Ladder {html.escape(ladder.name)}</h2>"
+            f"<table><tr>{head}</tr>{body}</table>"
+            f"<h3>Conservative skill over the matches</h3>{ladder.chart}</section>"
+        )
     return (
         "<!doctype html><html><head><meta charset='utf-8'>"
-        f"<title>Abluxxen Arena — {html.escape(ladder)}</title>"
+        f"<title>Abluxxen Arena — {html.escape(title)}</title>"
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
         "td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:right}"
-        "td:nth-child(2),th:nth-child(2){text-align:left}</style></head><body>"
-        f"<h1>Ladder {html.escape(ladder)}</h1><table><tr>{head}</tr>{body}</table>"
-        f"<h2>Conservative skill over the matches</h2>{chart}</body></html>"
+        "td:nth-child(2),th:nth-child(2){text-align:left}"
+        "section{margin-bottom:3em}</style></head><body>"
+        f"<h1>Abluxxen Arena ratings</h1>{''.join(sections)}</body></html>"
     )
 
 
