@@ -17,3 +17,8 @@ def test_selfplay_runs(capsys: pytest.CaptureFixture[str]) -> None:
 def test_selfplay_rejects_six_players(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--players", "6"]) == 2
     assert "2 to 5 players" in capsys.readouterr().err
+
+
+def test_selfplay_rejects_zero_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--games", "0"]) == 2
+    assert "--games 0 must be at least 1" in capsys.readouterr().err

@@ -51,6 +51,11 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("arena check-bot: --games must be at least 1", file=sys.stderr)
         return 2
+    if args.deadline_ms < 1:
+        print(
+            f"arena check-bot: --deadline-ms {args.deadline_ms} must be positive", file=sys.stderr
+        )
+        return 2
     roots = None
     if args.bot_ca:
         if not tls:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import secrets
 import sys
+from pathlib import Path
 from typing import Any
 
 from arena.games import abluxxen as ab
@@ -62,6 +64,14 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error))
     if args.deadline_ms <= 0:
         return _fail(f"--deadline-ms {args.deadline_ms} must be positive")
+    for option, value in (
+        ("--time-bank-ms", args.time_bank_ms),
+        ("--max-strikes", args.max_strikes),
+    ):
+        if value < 0:
+            return _fail(f"{option} {value} must not be negative")
+    if args.record and (problem := record_path_problem(args.record)):
+        return _fail(f"--record {args.record}: {problem}")
     spec = match_spec(config, args)
     seed = spec.seed
     try:
@@ -70,9 +80,33 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error))
     print_outcome(outcome, seed)
     if args.record:
-        write_record(args.record, outcome.record, outcome.game_record_json)
+        try:
+            write_record(args.record, outcome.record, outcome.game_record_json)
+        except OSError as error:
+            print(
+                f"arena match: the record could not be written to {args.record}: "
+                f"{error.strerror or error}",
+                file=sys.stderr,
+            )
+            return 1
         print(f"record written to {args.record}")
     return 0
+
+
+def record_path_problem(path: str) -> str | None:
+    """Why a record could not be written to ``path`` (checked before the match is
+    played, so a typo costs no match), or None. Missing folders are made."""
+    target = Path(path)
+    if target.is_dir() or path.endswith(("/", os.sep)):
+        return f"that is a directory; give a file name, e.g. {target / 'match.jsonl.gz'}"
+    for parent in target.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                return f"{parent} is a file, not a directory"
+            if not os.access(parent, os.W_OK | os.X_OK):
+                return f"no permission to write in {parent}"
+            break
+    return None
 
 
 def match_spec(config: ab.GameConfig, args: argparse.Namespace) -> MatchSpec:

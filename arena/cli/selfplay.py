@@ -37,6 +37,9 @@ def run(args: argparse.Namespace) -> int:
     except ab.InvalidOptionsError as error:
         print(f"arena: {error}", file=sys.stderr)
         return 2
+    if args.games < 1:
+        print(f"arena selfplay: --games {args.games} must be at least 1", file=sys.stderr)
+        return 2
     names = args.policy or ["random"] * config.players
     if len(names) != config.players:
         print(f"arena: {len(names)} --policy given for {config.players} seats", file=sys.stderr)

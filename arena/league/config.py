@@ -234,6 +234,11 @@ def validate(config: LeagueConfig) -> None:
         ab.make_config(config.table_size, config.preset, deals=config.deals)
     except ab.InvalidOptionsError as error:
         raise LeagueConfigError(str(error)) from None
+    if config.name:
+        try:
+            check_name(config.name, "league name")
+        except ValueError as error:
+            raise LeagueConfigError(str(error)) from None
     names = [b.name for b in config.bots]
     for bot in config.bots:
         try:

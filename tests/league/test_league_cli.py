@@ -135,6 +135,7 @@ def test_a_league_killed_with_sigkill_resumes_to_the_uninterrupted_result(
         (["--bot", "gone=127.0.0.1:9"], "no bot answers at 127.0.0.1:9"),
         (["--matches", "0"], "give --matches"),
         (["--schedule", "swiss"], "invalid choice"),
+        (["--name", "bad name/x"], "bad league name 'bad name/x'"),
     ],
 )
 def test_bad_configurations_fail_clearly_and_leave_the_database_alone(

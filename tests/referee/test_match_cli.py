@@ -74,3 +74,41 @@ def test_replay_of_a_missing_record_file_says_which_file(tmp_path: Path) -> None
     assert run.returncode == 2
     assert f"no record file {missing}" in run.stderr
     assert not (tmp_path / "arena-data").exists()  # no database was created on the way
+
+
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_match(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a-file").write_text("")
+    for bad, why in (
+        (tmp_path, "is a directory"),
+        (tmp_path / "a-file" / "match.jsonl.gz", "is a file, not a directory"),
+    ):
+        run = arena_match("--bot", "a=random", "--bot", "b=random", "--record", str(bad))
+        assert run.returncode == 2, run.stdout
+        assert why in run.stderr
+        assert "Traceback" not in run.stderr
+        assert "decisions" not in run.stdout  # refused before playing
+    # Missing folders are made.
+    nested = tmp_path / "new" / "folder" / "m.jsonl.gz"
+    assert (
+        arena_match("--bot", "a=random", "--bot", "b=random", "--record", str(nested)).returncode
+        == 0
+    )
+    assert nested.exists()
+
+
+def test_negative_limits_and_a_zero_check_deadline_are_refused() -> None:
+    for option in ("--time-bank-ms", "--max-strikes"):
+        run = arena_match("--bot", "a=random", "--bot", "b=random", option, "-1")
+        assert run.returncode == 2
+        assert f"{option} -1 must not be negative" in run.stderr
+    check = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "check-bot", "127.0.0.1:9", "--deadline-ms", "0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert check.returncode == 2
+    assert "--deadline-ms 0 must be positive" in check.stderr
