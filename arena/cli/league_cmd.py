@@ -147,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
     )
     for name, count in sorted(summary.restarts.items()):
         print(f"  managed bot {name} died and was restarted {count} time(s)")
+        for line in summary.last_words.get(name, [])[-3:]:
+            print(f"    its stderr before: {line}")
     for name, count in sorted(summary.faulted.items()):
         print(f"  {name}: {count} fault(s) in this run (see arena ratings / arena matches)")
     print()

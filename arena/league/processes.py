@@ -4,7 +4,9 @@ The command gets ``--port 0`` appended; the bot prints ``arena-bot listening on
 HOST:PORT`` (the SDK does) and the arena reads its endpoint from that line. A command
 starting with ``python``/``python3`` runs with the arena's own interpreter, so sample
 bots work from the project's virtual environment. On Linux each bot gets a parent-death
-signal, so even a league killed with SIGKILL leaves no bot running.
+signal, so even a league killed with SIGKILL leaves no bot running. A bot's stderr is
+read for its whole life and its last lines kept: a bot that fails to start, or dies, is
+reported with them.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ import os
 import shlex
 import signal
 import sys
+from collections import deque
 from typing import Final
 
 LISTENING_PREFIX: Final = "arena-bot listening on "
+STDERR_LINES: Final = 8
+"""How many of a managed bot's last stderr lines are kept to explain its death."""
 
 
 class BotStartError(RuntimeError):
@@ -52,6 +57,8 @@ class ManagedBot:
         self.restarts = 0
         self._process: asyncio.subprocess.Process | None = None
         self._drain: asyncio.Task[None] | None = None
+        self._stderr_drain: asyncio.Task[None] | None = None
+        self._stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
 
     @property
     def pid(self) -> int | None:
@@ -70,7 +77,7 @@ class ManagedBot:
             process = await asyncio.create_subprocess_exec(
                 *argv,
                 stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
                 stdin=asyncio.subprocess.DEVNULL,
                 cwd=self.cwd,
                 preexec_fn=_die_with_parent,
@@ -80,6 +87,8 @@ class ManagedBot:
                 f"bot {self.name!r}: cannot run {argv[0]!r}: {error.strerror}"
             ) from None
         self._process = process
+        self._stderr_tail.clear()
+        self._stderr_drain = asyncio.create_task(self._keep_stderr(process))
         assert process.stdout is not None
         try:
             async with asyncio.timeout(timeout_s):
@@ -87,9 +96,12 @@ class ManagedBot:
                     line = (await process.stdout.readline()).decode(errors="replace")
                     if not line:
                         code = await process.wait()
+                        with contextlib.suppress(TimeoutError):
+                            async with asyncio.timeout(1.0):
+                                await self._stderr_drain  # the rest of what it said
                         raise BotStartError(
                             f"bot {self.name!r}: {self.command!r} exited with status {code} "
-                            "before listening"
+                            f"before listening{self._said()}"
                         )
                     if line.startswith(LISTENING_PREFIX):
                         self.endpoint = line[len(LISTENING_PREFIX) :].strip()
@@ -98,10 +110,32 @@ class ManagedBot:
             await self.stop()
             raise BotStartError(
                 f"bot {self.name!r}: {self.command!r} printed no '{LISTENING_PREFIX}HOST:PORT' "
-                f"line within {timeout_s:g} s"
+                f"line within {timeout_s:g} s{self._said()}"
             ) from None
         self._drain = asyncio.create_task(self._discard_output(process))
         return self.endpoint
+
+    def last_words(self) -> list[str]:
+        """The last lines the bot wrote to stderr (at most STDERR_LINES)."""
+        return list(self._stderr_tail)
+
+    def _said(self) -> str:
+        lines = self.last_words()
+        if not lines:
+            return " (it wrote nothing to stderr)"
+        return "; the end of its stderr:\n" + "\n".join(f"    {line}" for line in lines)
+
+    async def _keep_stderr(self, process: asyncio.subprocess.Process) -> None:
+        """Read the bot's stderr for as long as it lives (so a chatty bot never blocks on
+        a full pipe), keeping the last lines: why a bot died is in them."""
+        assert process.stderr is not None
+        pending = ""
+        while chunk := await process.stderr.read(65536):
+            *lines, pending = (pending + chunk.decode(errors="replace")).split("\n")
+            self._stderr_tail.extend(line.rstrip()[:500] for line in lines if line.strip())
+            pending = pending[-4096:]
+        if pending.strip():
+            self._stderr_tail.append(pending.rstrip()[:500])
 
     @staticmethod
     async def _discard_output(process: asyncio.subprocess.Process) -> None:
@@ -130,8 +164,9 @@ class ManagedBot:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(process.pid, signal.SIGKILL)
                 await process.wait()
-        if self._drain is not None:
-            self._drain.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._drain
+        for drain in (self._drain, self._stderr_drain):
+            if drain is not None:
+                drain.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await drain
         self._process = None

@@ -75,6 +75,8 @@ class LeagueSummary:
     decisions: int = 0
     restarts: dict[str, int] = field(default_factory=dict)
     """Managed bots restarted after dying, and how often."""
+    last_words: dict[str, list[str]] = field(default_factory=dict)
+    """A managed bot's last stderr lines before it last died."""
     faulted: dict[str, int] = field(default_factory=dict)
     """Faults per bot in this run."""
 
@@ -90,11 +92,17 @@ def rating_model(config: LeagueConfig) -> RatingModel:
 def check_identity(config: LeagueConfig, stored: dict[str, object]) -> None:
     """A stored league must have been started with the same configuration."""
     saved = json.loads(str(stored["config_json"]))
-    if saved.get("identity") != json.loads(json.dumps(config.identity())):
+    old, new = saved.get("identity") or {}, json.loads(json.dumps(config.identity()))
+    if old != new:
+        changed = ", ".join(
+            f"{key} {old.get(key)!r} -> {new.get(key)!r}"
+            for key in sorted(set(old) | set(new))
+            if old.get(key) != new.get(key)
+        )
         raise LeagueConfigError(
             f"league {config.league_id!r} already exists in this database with a different "
-            "configuration; use another --name (or database) for a new league, or repeat "
-            "the original settings to resume it"
+            f"configuration ({changed}); use another --name (or database) for a new league, "
+            "or repeat the original settings to resume it"
         )
 
 
@@ -119,6 +127,7 @@ class _Entrants:
         self.builtin = {b.name: b.builtin for b in config.bots if b.builtin is not None}
         self.pool = ChannelPool()
         self.suspect: set[str] = set()
+        self.last_words: dict[str, list[str]] = {}
         self._restart_lock = asyncio.Lock()
 
     async def start(self) -> None:
@@ -164,6 +173,7 @@ class _Entrants:
         if bot is not None and not bot.running and bot.restarts < MAX_RESTARTS:
             async with self._restart_lock:
                 if not bot.running:
+                    self.last_words[name] = bot.last_words()
                     try:
                         self.endpoints[name] = await bot.restart()
                         return
@@ -392,6 +402,7 @@ async def run_league(
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         summary.restarts = {n: b.restarts for n, b in entrants.managed.items() if b.restarts}
+        summary.last_words = entrants.last_words
         await entrants.stop()
         if progress is not None:
             progress.close()

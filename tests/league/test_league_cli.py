@@ -207,3 +207,21 @@ def test_the_example_league_file_is_valid(tmp_path: Path) -> None:
     config = build_config(load_toml(ROOT / "examples" / "league.toml"), {"bots": []})
     assert config.table_size == 4
     assert {b.kind for b in config.bots} == {"managed", "builtin"}
+
+
+def test_a_managed_bot_that_dies_at_start_shows_its_last_words(tmp_path: Path) -> None:
+    crash = "python -c \"import sys; sys.stderr.write('boom: no model file\\n'); sys.exit(3)\""
+    run = arena("league", "--bot", f"a=cmd:{crash}", "--bot", "b=random", "--table-size", "2",
+                "--matches", "1", "--db", str(tmp_path / "x.db"), "--quiet")  # fmt: skip
+    assert run.returncode == 2
+    assert "exited with status 3 before listening" in run.stderr
+    assert "boom: no model file" in run.stderr
+
+
+def test_a_changed_league_says_which_settings_differ(tmp_path: Path) -> None:
+    args = ["league", "--name", "x", "--bot", "a=random", "--bot", "b=random",
+            "--table-size", "2", "--db", str(tmp_path / "x.db"), "--quiet"]  # fmt: skip
+    assert arena(*args, "--matches", "1").returncode == 0
+    run = arena(*args, "--matches", "2")
+    assert run.returncode == 2
+    assert "(matches 1 -> 2)" in run.stderr

@@ -23,6 +23,7 @@ def test_a_managed_bot_that_dies_is_restarted_and_its_faults_reported(tmp_path: 
     assert run.returncode == 0, run.stderr
     assert "10 matches" in run.stdout
     assert "managed bot crashy died and was restarted" in run.stdout
+    assert "its stderr before: crash_bot: exiting after 25 decisions" in run.stdout
     assert "crashy:" in run.stdout  # its faults are reported
     rows = {r["name"]: r for r in json.loads(arena("ratings", "--db", str(db), "--format",
                                                     "json").stdout)}  # fmt: skip
