@@ -53,6 +53,10 @@ MAX_RESTARTS = 3
 """A managed bot that dies is restarted at most this often per league run."""
 PROBE_TIMEOUT_S = 1.0
 """Hello timeout for a bot suspected down before each of its matches."""
+PROBE_BACKOFF_S = 2.0
+"""After a failed probe, the bot's matches fault at once for this long before the next
+probe; the wait doubles with each failed probe, up to PROBE_BACKOFF_MAX_S."""
+PROBE_BACKOFF_MAX_S = 30.0
 
 
 class LeagueError(RuntimeError):
@@ -128,6 +132,8 @@ class _Entrants:
         self.pool = ChannelPool()
         self.suspect: set[str] = set()
         self.last_words: dict[str, list[str]] = {}
+        self.down: dict[str, tuple[float, float, str]] = {}
+        """Bots found down by a probe: (no new probe before, that wait, why)."""
         self._restart_lock = asyncio.Lock()
 
     async def start(self) -> None:
@@ -160,10 +166,19 @@ class _Entrants:
         endpoint = self.endpoints[name]
         assert endpoint is not None
         if name in self.suspect:
+            loop = asyncio.get_running_loop()
+            down = self.down.get(name)
+            if down is not None and loop.time() < down[0]:
+                return DownSeat(name, down[2])  # probed and down a moment ago
             answer = await hello(self.pool.get(endpoint), endpoint, timeout_s=PROBE_TIMEOUT_S)
             if answer.error:
+                # Not again for a while (doubling up to PROBE_BACKOFF_MAX_S): a dead bot
+                # would otherwise cost every one of its matches a whole probe timeout.
+                wait = min(2 * down[1], PROBE_BACKOFF_MAX_S) if down else PROBE_BACKOFF_S
+                self.down[name] = (loop.time() + wait, wait, answer.error)
                 return DownSeat(name, answer.error)
             self.suspect.discard(name)
+            self.down.pop(name, None)
         return RemoteSeat(name, self.pool.get(endpoint), max_reply_bytes=4096)
 
     async def after_disconnect(self, name: str) -> None:

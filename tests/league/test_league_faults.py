@@ -65,3 +65,33 @@ def test_a_remote_bot_that_dies_forfeits_its_matches_and_the_league_goes_on(
                                                     "json").stdout)}  # fmt: skip
     assert rows["remote"]["errors"] > 0
     assert rows["remote"]["rank"] == 3
+
+
+def test_a_dead_remote_bot_is_not_probed_before_every_match(tmp_path: Path) -> None:
+    # Each probe of a dead bot may wait PROBE_TIMEOUT_S (1 s); probing before each of
+    # its 30 matches would take 25 s or more. After a failed probe its matches fault at
+    # once for a while (2 s, doubling), so a few probes cover the whole league.
+    bot = subprocess.Popen(
+        [sys.executable, "tests/bots/crash_bot.py", "--after", "5", "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert bot.stdout is not None
+        endpoint = bot.stdout.readline().strip().rsplit(" ", 1)[-1]
+        started = time.monotonic()
+        run = arena(
+            "league",
+            "--bot", "r1=random", "--bot", "r2=random", "--bot", f"dead={endpoint}",
+            "--table-size", "3", "--matches", "30", "--concurrency", "1",
+            "--max-strikes", "1", "--db", str(tmp_path / "dead.db"), "--quiet",
+        )  # fmt: skip
+        elapsed = time.monotonic() - started
+    finally:
+        bot.kill()
+        bot.wait(timeout=10)
+    assert run.returncode == 0, run.stderr
+    assert "30 matches" in run.stdout
+    assert elapsed < 15, f"{elapsed:.1f} s: a dead bot slowed every one of its matches"
