@@ -8,6 +8,11 @@ import os
 import sys
 from collections.abc import Sequence
 
+# gRPC's C core logs INFO lines to stderr by default (TLS handshake attempts, fork
+# warnings) that repeat what our own messages say plainly. Set before grpc is loaded;
+# GRPC_VERBOSITY=INFO (or DEBUG) in the environment brings them back.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
 from arena.gctune import tune_for_latency
 
 from . import (

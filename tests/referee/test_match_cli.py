@@ -112,3 +112,19 @@ def test_negative_limits_and_a_zero_check_deadline_are_refused() -> None:
     )
     assert check.returncode == 2
     assert "--deadline-ms 0 must be positive" in check.stderr
+
+
+def test_grpc_core_info_lines_stay_out_of_the_arena_commands_output() -> None:
+    # A TLS handshake with a plaintext bot makes gRPC's core log INFO lines
+    # ("Handshake failed ...") unless the arena sets GRPC_VERBOSITY (arena/cli).
+    with running([sys.executable, "sample_bots/random_bot.py"]) as endpoint:
+        run = subprocess.run(
+            [sys.executable, "-m", "arena.cli", "check-bot", f"tls://{endpoint}", "--games", "1"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert run.returncode == 1
+    assert "FAIL  Hello" in run.stdout
+    assert "Handshake failed" not in run.stderr
