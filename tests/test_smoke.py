@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from arena.cli import main
@@ -22,3 +24,15 @@ def test_selfplay_rejects_six_players(capsys: pytest.CaptureFixture[str]) -> Non
 def test_selfplay_rejects_zero_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--games", "0"]) == 2
     assert "--games 0 must be at least 1" in capsys.readouterr().err
+
+
+def test_a_missing_database_is_named_without_wrong_advice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "none.db"
+    for command in (["token", "list"], ["ratings"], ["matches"]):
+        assert main([*command, "--db", str(missing)]) == 2
+        err = capsys.readouterr().err
+        assert f"no database at {missing}" in err
+        assert "run a league first" not in err
+    assert not missing.exists()

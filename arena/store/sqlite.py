@@ -84,7 +84,10 @@ class Store:
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = Path(path)
         if not create and not self.path.exists():
-            raise StoreError(f"no database at {self.path}; run a league first (--db {path})")
+            raise StoreError(
+                f"no database at {self.path}; give --db the file an `arena league` or "
+                "`arena serve` wrote"
+            )
         if self.path.exists() and self.path.is_dir():
             raise StoreError(f"{self.path} is a directory; give a database file path")
         self._check_existing_file()
