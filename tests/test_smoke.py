@@ -36,3 +36,14 @@ def test_a_missing_database_is_named_without_wrong_advice(
         assert f"no database at {missing}" in err
         assert "run a league first" not in err
     assert not missing.exists()
+
+
+def test_a_file_that_is_no_database_is_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    assert main(["ratings", "--db", str(notes)]) == 2
+    assert "is not an SQLite database (not touching it)" in capsys.readouterr().err
+    assert notes.read_text() == "my notes\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]

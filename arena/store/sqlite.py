@@ -119,7 +119,8 @@ class Store:
             header = handle.read(100)
         if not header.startswith(b"SQLite format 3\x00"):
             raise StoreError(
-                f"{self.path} is not an SQLite database; give a new file name or an arena database"
+                f"{self.path} is not an SQLite database (not touching it); give --db an arena "
+                "database, or a new file name for a new one"
             )
         app_id = int.from_bytes(header[68:72], "big")
         if app_id not in (0, APPLICATION_ID):
