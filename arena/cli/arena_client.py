@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,10 +16,15 @@ from typing import Final
 
 import grpc
 
+from arena.referee.channels import EndpointError, parse_endpoint, split_tls
 from arena.v1 import arena_pb2_grpc
 
-DEFAULT_ARENA: Final = "127.0.0.1:50050"
+DEFAULT_PORT: Final = 50050
+"""The port ``arena serve`` listens on by default."""
+DEFAULT_ARENA: Final = f"127.0.0.1:{DEFAULT_PORT}"
 """Where ``arena serve`` listens by default."""
+_HOST_ONLY: Final = re.compile(r"\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+")
+"""A host without a port (which gRPC would dial at 443)."""
 CALL_TIMEOUT_S: Final = 15.0
 """Every call's deadline."""
 
@@ -37,7 +43,7 @@ def add_arena_options(parser: argparse.ArgumentParser, *, token: bool) -> None:
         "--arena",
         default=os.environ.get("ARENA_ADDRESS", DEFAULT_ARENA),
         metavar="HOST:PORT",
-        help=f"the arena (default $ARENA_ADDRESS or {DEFAULT_ARENA})",
+        help=f"the arena (default $ARENA_ADDRESS or {DEFAULT_ARENA}); tls://HOST:PORT means --tls",
     )
     parser.add_argument("--tls", action="store_true", help="the arena serves TLS")
     parser.add_argument(
@@ -56,21 +62,50 @@ def metadata(token: str | None) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),) if token else ()
 
 
+def arena_address(text: str) -> tuple[str, bool]:
+    """``HOST:PORT`` to dial, and whether the address was ``tls://HOST:PORT``; a
+    ClientError (exit status 2) for anything else, before anything is dialled (gRPC
+    would dial a HOST without a port at 443)."""
+    tls, rest = split_tls(text)
+    if _HOST_ONLY.fullmatch(rest):
+        raise ClientError(
+            f"--arena {text!r} has no port; write HOST:PORT (e.g. {rest}:{DEFAULT_PORT}, where "
+            "`arena serve` listens by default), or tls://HOST:PORT for an arena serving TLS",
+            2,
+        )
+    try:
+        if "://" in rest:
+            raise EndpointError(rest)
+        host, port = parse_endpoint(rest)
+    except EndpointError:
+        raise ClientError(
+            f"--arena {text!r} is not HOST:PORT; write e.g. {DEFAULT_ARENA}, or "
+            "tls://HOST:PORT for an arena serving TLS",
+            2,
+        ) from None
+    return f"{host}:{port}", tls
+
+
+def _tls(args: argparse.Namespace) -> bool:
+    """Whether the arena is dialled in TLS: ``--tls``, ``--ca`` or ``tls://``."""
+    return bool(args.tls or args.ca or split_tls(args.arena or "")[0])
+
+
 @contextmanager
 def arena_stub(args: argparse.Namespace) -> Iterator[arena_pb2_grpc.ArenaStub]:
-    """A stub on a channel to ``args.arena`` (TLS with ``--tls``/``--ca``)."""
-    if args.ca or args.tls:
+    """A stub on a channel to ``args.arena`` (TLS with ``tls://``, ``--tls`` or ``--ca``);
+    ClientError (status 2) if ``args.arena`` is not ``[tls://]HOST:PORT``."""
+    target, _ = arena_address(args.arena)
+    if _tls(args):
         roots = None
         if args.ca:
             try:
                 roots = Path(args.ca).read_bytes()
             except OSError as error:
                 raise ClientError(f"cannot read --ca {args.ca}: {error.strerror}", 2) from None
-        channel = grpc.secure_channel(
-            args.arena, grpc.ssl_channel_credentials(root_certificates=roots)
-        )
+        channel = grpc.secure_channel(target, grpc.ssl_channel_credentials(root_certificates=roots))
     else:
-        channel = grpc.insecure_channel(args.arena)
+        channel = grpc.insecure_channel(target)
     try:
         yield arena_pb2_grpc.ArenaStub(channel)
     finally:
@@ -82,13 +117,14 @@ def explain(error: grpc.RpcError, args: argparse.Namespace) -> ClientError:
     code = error.code()
     details = error.details() or "no details"
     if code == grpc.StatusCode.UNAVAILABLE:
+        tls = _tls(args)
         hint = (
             "Is `arena serve` running there?"
-            if not (args.tls or args.ca)
+            if not tls
             else "Is `arena serve` running there with --tls-cert? Does --ca hold the root "
             "of its certificate, and does HOST match the certificate's names?"
         )
-        if not (args.tls or args.ca):
+        if not tls:
             hint += " If it serves TLS, add --tls (and --ca FILE for its certificate)."
         return ClientError(f"no arena answers at {args.arena} ({details}). {hint}")
     if code == grpc.StatusCode.DEADLINE_EXCEEDED:

@@ -137,6 +137,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"arena serve: {error}", file=sys.stderr)
         return 2
     except OSError as error:
-        print(f"arena serve: {error}; choose another --port (0: any free port)", file=sys.stderr)
+        print(f"arena serve: {error}", file=sys.stderr)  # app.py says what to change
         return 2
     return 0

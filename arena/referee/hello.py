@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Final
 
 import grpc
 
@@ -10,6 +12,13 @@ from arena import __version__
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 PROTOCOL = "arena.v1"
+
+PROBE_TIMEOUT_S: Final = 1.0
+"""How long the second Hello that asks why the first one failed may take."""
+_SSL_REASON = re.compile(r"OPENSSL_internal:(?P<code>[A-Z][A-Z0-9_]+)(?:: (?P<why>[a-z][a-z ]+))?")
+"""The reason in gRPC's words for a failed handshake (grpc 1.85: "... Tls handshake failed
+(TSI_PROTOCOL_FAILURE): SSL_ERROR_SSL: error:1000007d:SSL routines:OPENSSL_internal:
+CERTIFICATE_VERIFY_FAILED: self signed certificate: OK")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,18 +34,21 @@ class HelloResult:
 async def hello(channel: grpc.aio.Channel, endpoint: str, timeout_s: float = 5.0) -> HelloResult:
     """Call Hello on a bot."""
     stub = bot_pb2_grpc.BotStub(channel)
+    request = bot_pb2.HelloRequest(arena_version=__version__, protocol=PROTOCOL)
     try:
         reply = await stub.Hello(
-            bot_pb2.HelloRequest(arena_version=__version__, protocol=PROTOCOL),
+            request,
             timeout=timeout_s,
             wait_for_ready=True,
         )
     except grpc.aio.AioRpcError as error:
         code = error.code()
         if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            why = f"{error.details() or ''} {await _connection_error(stub, request, timeout_s)}"
             return HelloResult(
                 None,
-                f"no bot answers at {endpoint} (within {timeout_s:g} s: {code.name}). "
+                _unreachable(endpoint, why)
+                or f"no bot answers at {endpoint} (within {timeout_s:g} s: {code.name}). "
                 "Is the bot running and listening on that port?",
             )
         if code == grpc.StatusCode.UNIMPLEMENTED:
@@ -58,3 +70,48 @@ async def hello(channel: grpc.aio.Channel, endpoint: str, timeout_s: float = 5.0
             reply, f"the bot at {endpoint} plays {list(reply.games)}, not 'abluxxen'"
         )
     return HelloResult(reply)
+
+
+async def _connection_error(
+    stub: bot_pb2_grpc.BotStub, request: bot_pb2.HelloRequest, timeout_s: float
+) -> str:
+    """Why the channel cannot connect, as gRPC words it ("" if it does not say). A call
+    that waits for the channel (as Hello does) only ever fails with "Deadline Exceeded";
+    one that does not fails at once with the last connection error."""
+    try:
+        await stub.Hello(request, timeout=min(timeout_s, PROBE_TIMEOUT_S))
+    except grpc.aio.AioRpcError as error:
+        return error.details() or ""
+    return ""
+
+
+def _unreachable(endpoint: str, details: str) -> str:
+    """What a connection failure means when it is not simply "nobody there" ("" then):
+    a TLS handshake that fails, or a server that does not speak plain gRPC."""
+    lowered = details.lower()
+    if "handshake" in lowered or "ssl" in lowered or "certificate" in lowered:
+        match = _SSL_REASON.search(details)
+        reason = "TLS handshake failed"
+        if match is not None:
+            reason = match["code"] + (f": {match['why'].strip()}" if match["why"] else "")
+        if "WRONG_VERSION_NUMBER" in details:
+            hint = "it does not answer in TLS: if it serves plain gRPC, drop tls://"
+        elif "CERTIFICATE_VERIFY_FAILED" in details or "peer name" in lowered:
+            hint = (
+                "its certificate is not trusted (give the PEM of its CA with --bot-ca) "
+                "or does not name that host"
+            )
+        else:
+            hint = (
+                "it may serve plain gRPC (drop tls://), or its certificate is not trusted "
+                "(--bot-ca PEM)"
+            )
+        return f"the bot at {endpoint} did not complete a TLS handshake ({reason}): {hint}"
+    if "socket closed" in lowered and not endpoint.lower().startswith("tls://"):
+        return (
+            f"the server at {endpoint} closed the connection without a word of gRPC: if "
+            f"the bot serves TLS, write tls://{endpoint}"
+        )
+    if "http1.x" in lowered or "http/1" in lowered:
+        return f"the server at {endpoint} speaks HTTP/1, not gRPC; is it an arena bot?"
+    return ""

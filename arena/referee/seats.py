@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from arena.games import abluxxen as ab
 from arena.policies import Policy
@@ -193,7 +194,9 @@ class RemoteSeat:
     timer bounds each decision without ever cancelling a read (which would cancel the
     whole call); replies to earlier (timed-out) requests are dropped. The reader reads at
     most one message per request sent plus EXTRA_MESSAGES: past that it cancels the call
-    and the seat's current or next decision is a MALFORMED fault.
+    and the seat's current or next decision is a MALFORMED fault. A reply whose bytes do
+    not parse is a MALFORMED fault of the current (or next) decision; the stream stays
+    open (gRPC goes on reading it).
     Once the stream breaks it stays broken for the match: every later decision is an
     immediate DISCONNECTED fault, so a dead bot cannot slow the match down.
     """
@@ -207,7 +210,7 @@ class RemoteSeat:
         self._play = channel.stream_stream(
             "/arena.v1.Bot/Play",
             request_serializer=_serialize,
-            response_deserializer=bot_pb2.BotMessage.FromString,
+            response_deserializer=_parse_reply,
         )
         self._max_reply_bytes = max_reply_bytes
         self._call: grpc.aio.StreamStreamCall | None = None
@@ -321,6 +324,11 @@ class RemoteSeat:
                             f"expected {request_id}",
                             request_id,
                         ),
+                        elapsed_s=loop.time() - started,
+                    )
+                if item is None:  # bytes that are no BotMessage; the stream goes on
+                    return Reply(
+                        fault=Fault(FaultKind.MALFORMED, UNDECODABLE, request_id),
                         elapsed_s=loop.time() - started,
                     )
                 if item is _EXPIRED:
@@ -443,6 +451,20 @@ def _timeout(decision: Decision, why: str = "") -> Fault:
         f"no reply within {decision.deadline_s * 1000:.0f} ms{bank}{why}",
         decision.request_id,
     )
+
+
+UNDECODABLE: Final = "the reply's bytes are not an arena.v1.BotMessage"
+"""The detail of the MALFORMED fault of a reply that does not parse."""
+
+
+def _parse_reply(data: bytes) -> bot_pb2.BotMessage | None:
+    """A reply, or None if its bytes do not parse. grpc.aio would also read them as None
+    (the call goes on), but after logging a traceback for each: a bot's garbage is a
+    fault of that bot, not an error of the arena."""
+    try:
+        return bot_pb2.BotMessage.FromString(data)
+    except DecodeError:
+        return None
 
 
 def _serialize(message: bytes | bot_pb2.ArenaMessage) -> bytes:

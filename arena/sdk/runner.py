@@ -14,7 +14,7 @@ from arena.gctune import tune_for_latency
 from arena.v1 import bot_pb2_grpc
 
 from .info import BotInfo
-from .server import host_port, launch
+from .server import host_port, launch, listen_problem
 from .servicer import PolicyFactory, PolicyServicer
 
 LISTENING: Final = "arena-bot listening on {address}"
@@ -27,6 +27,17 @@ not created, and the default pool (cpus + 4) would make sleeping or I/O-bound po
 of different matches wait for each other."""
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0..65535 (0: any free port)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text} is not a port (0..65535; 0: any free port)")
+    return port
+
+
 def bot_arg_parser(description: str) -> argparse.ArgumentParser:
     """The common options of every bot: ``--host`` and ``--port``."""
     parser = argparse.ArgumentParser(description=description)
@@ -34,7 +45,7 @@ def bot_arg_parser(description: str) -> argparse.ArgumentParser:
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
     parser.add_argument(
-        "--port", type=int, default=0, help="port to listen on (default 0: any free port)"
+        "--port", type=port_number, default=0, help="port to listen on (default 0: any free port)"
     )
     return parser
 
@@ -80,6 +91,9 @@ async def serve(servicer: bot_pb2_grpc.BotServicer, *, host: str, port: int, gra
     """Serve until SIGTERM or SIGINT, then let running calls finish for ``grace`` seconds."""
     loop = asyncio.get_running_loop()
     loop.set_default_executor(ThreadPoolExecutor(POLICY_THREADS, thread_name_prefix="policy"))
+    problem = listen_problem(host, port)
+    if problem is not None:
+        raise OSError(f"cannot listen on {host_port(host, port)}: {problem}")
     bot = await launch(servicer, address=host_port(host, port))
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -47,6 +49,63 @@ def host_port(host: str, port: int) -> str:
     return f"{host}:{port}"
 
 
+PORT_ADVICE: Final = "choose another --port (0: any free port)"
+"""What to do about a port that cannot be used."""
+HOST_ADVICE: Final = (
+    "choose another --host (127.0.0.1: this machine only, 0.0.0.0: every interface)"
+)
+"""What to do about a host that cannot be listened on."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListenProblem:
+    """Why a server cannot listen where it was told."""
+
+    reason: str
+    """What is wrong, e.g. "the port is taken (another process listens there)"."""
+    advice: str
+    """What to change (``--host`` or ``--port``)."""
+
+    def __str__(self) -> str:
+        return f"{self.reason}; {self.advice}"
+
+
+def listen_problem(host: str, port: int) -> ListenProblem | None:
+    """Why nothing can listen on ``host:port``, or None if a plain socket can bind there.
+    Checked before gRPC binds: gRPC's own failure only says "Failed to bind" (after
+    logging lines of its own). Every address ``host`` resolves to is tried: one where the
+    port is taken is a problem (a client may reach the other process there); one that is
+    not this machine's only if none is (``localhost`` without IPv6 is fine)."""
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        infos = socket.getaddrinfo(
+            bare or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except (socket.gaierror, UnicodeError) as error:
+        why = error.strerror if isinstance(error, OSError) and error.strerror else error
+        return ListenProblem(f"cannot resolve {host!r} ({why})", HOST_ADVICE)
+    failures: list[OSError] = []
+    for family, kind, proto, _, sockaddr in infos:
+        try:
+            with socket.socket(family, kind, proto) as probe:
+                # As gRPC does: a port in TIME_WAIT is free, a listening one is not.
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind(sockaddr)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return ListenProblem(
+                    "the port is taken (another process listens there)", PORT_ADVICE
+                )
+            failures.append(error)
+    if len(failures) < len(infos):
+        return None
+    if any(f.errno == errno.EADDRNOTAVAIL for f in failures):
+        return ListenProblem(f"{bare} is not an address of this machine", HOST_ADVICE)
+    if any(f.errno == errno.EACCES for f in failures):
+        return ListenProblem(f"no permission to listen on port {port}", PORT_ADVICE)
+    return ListenProblem(failures[0].strerror or str(failures[0]), "check --host and --port")
+
+
 async def launch(servicer: bot_pb2_grpc.BotServicer, *, address: str) -> RunningBot:
     """Serve ``servicer`` on ``address`` (port 0 = any free port) with health checking
     ("" and "arena.v1.Bot" SERVING) and reflection; raise OSError if it cannot bind."""
@@ -59,10 +118,16 @@ async def launch(servicer: bot_pb2_grpc.BotServicer, *, address: str) -> Running
     )
     try:
         port: int = server.add_insecure_port(address)
-    except RuntimeError as error:  # grpcio raises here when the address is taken
-        raise OSError(f"cannot listen on {address}: {error}") from error
+    except RuntimeError as error:  # grpcio raises here when it cannot bind
+        raise OSError(
+            f"cannot listen on {address}: the port may be taken, or the address not be "
+            f"this machine's ({error})"
+        ) from error
     if port == 0:
-        raise OSError(f"cannot listen on {address}")
+        raise OSError(
+            f"cannot listen on {address}: the port may be taken, or the address not be "
+            "this machine's"
+        )
     await server.start()
     for service in ("", BOT_SERVICE):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)

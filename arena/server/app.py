@@ -16,6 +16,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from arena.sdk.server import listen_problem
 from arena.store import Store
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
@@ -36,6 +37,12 @@ SERVER_OPTIONS: Final = (
     ("grpc.max_send_message_length", MAX_REPLY_BYTES),
     ("grpc.so_reuseport", 0),  # a second arena on a taken port must fail, not share it
 )
+
+
+CANNOT_BIND: Final = (
+    "the port may be taken, or the address may not be this machine's; check --host and --port"
+)
+"""Why gRPC could not bind although a plain socket could a moment before (a race)."""
 
 
 def host_port(host: str, port: int) -> str:
@@ -88,7 +95,8 @@ def _credentials(config: ServeConfig) -> grpc.ServerCredentials | None:
 
 
 async def start_arena(config: ServeConfig) -> RunningArena:
-    """Open the database, start the ladder and serve (OSError if the port is taken)."""
+    """Open the database, start the ladder and serve. OSError, in words that end with what
+    to change, if it cannot listen (the port is taken, the host is not this machine's)."""
     store = Store(config.db)
     try:
         store.claim(
@@ -106,16 +114,19 @@ async def start_arena(config: ServeConfig) -> RunningArena:
             (ARENA_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), server
         )
         address = host_port(config.host, config.port)
+        problem = listen_problem(config.host, config.port)
+        if problem is not None:  # in words (gRPC's own failure only says "Failed to bind")
+            raise OSError(f"cannot listen on {address}: {problem}")
         credentials = _credentials(config)
         try:
             if credentials is None:
                 port: int = server.add_insecure_port(address)
             else:
                 port = server.add_secure_port(address, credentials)
-        except RuntimeError as error:  # grpcio raises here when the address is taken
-            raise OSError(f"cannot listen on {address}: {error}") from error
+        except RuntimeError as error:  # grpcio raises here when it cannot bind
+            raise OSError(f"cannot listen on {address}: {CANNOT_BIND} ({error})") from error
         if port == 0:
-            raise OSError(f"cannot listen on {address} (is the port taken?)")
+            raise OSError(f"cannot listen on {address}: {CANNOT_BIND}")
         await server.start()
         for service in ("", ARENA_SERVICE):
             await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)

@@ -92,8 +92,10 @@ class Ladder:
             ]
         )
         self.running: dict[str, RunningMatch] = {}
-        self.status = "starting"
         self.active_bots = 0
+        self._looked = False
+        """The scheduler has looked at the bots once (until then the status is
+        "starting")."""
         self._matchmaker = Matchmaker(self.model)
         self._game_config = config.game_config()
         self._busy: Counter[str] = Counter()
@@ -134,6 +136,7 @@ class Ladder:
                 self._start_matches()
             except Exception:  # a bug (or a database error): log it, keep serving, retry
                 log.exception("the ladder could not schedule matches")
+            self._looked = True
             self._refresh_status()
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self._next_look_s()):
@@ -175,12 +178,23 @@ class Ladder:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    def _refresh_status(self) -> None:
+    @property
+    def status(self) -> str:
+        """The ladder in one line, as of now (ListBots and GetLeaderboard show it)."""
+        return self._status()[0]
+
+    def _status(self) -> tuple[str, str]:
+        """The status line, and what kind of line it is (logged when the kind changes).
+        A match is in play from its start (its bots' Hello) until it is committed: its
+        task, not its entry in ``running``, which appears only after the Hellos."""
         size = self.config.table_size
         active = self.active_bots
+        in_play = len(self._tasks)
         if self._stopping:
-            status = f"stopping: finishing {len(self._tasks)} match(es)"
+            status = f"stopping: finishing {in_play} match(es)"
             kind = status
+        elif not self._looked:
+            status = kind = "starting"
         elif active < size:
             status = (
                 f"waiting: {active} active bot(s), a table needs {size}; matches start when "
@@ -189,11 +203,15 @@ class Ladder:
             kind = status
         else:
             status = (
-                f"running: {len(self.running)} match(es) in play among {active} active bots; "
+                f"running: {in_play} match(es) in play among {active} active bots; "
                 f"{self.rated_matches} rated match(es) so far"
             )
             kind = f"running with {active}"
-        self.status = status
+        return status, kind
+
+    def _refresh_status(self) -> None:
+        """Log the status line when its kind changed."""
+        status, kind = self._status()
         if kind != self._logged_status:
             self._logged_status = kind
             log.info("ladder %s", status)
