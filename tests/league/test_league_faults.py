@@ -6,9 +6,32 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .conftest import ROOT, arena
+
+
+@contextmanager
+def remote_crash_bot(after: int) -> Iterator[str]:
+    """tests/bots/crash_bot.py as a remote bot (it dies after ``after`` decisions);
+    yields its endpoint and ends it by its pid."""
+    bot = subprocess.Popen(
+        [sys.executable, "tests/bots/crash_bot.py", "--after", str(after), "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert bot.stdout is not None
+        yield bot.stdout.readline().strip().rsplit(" ", 1)[-1]
+    finally:
+        bot.kill()
+        bot.wait(timeout=10)
+        if bot.stdout is not None:
+            bot.stdout.close()
 
 
 def test_a_managed_bot_that_dies_is_restarted_and_its_faults_reported(tmp_path: Path) -> None:
@@ -35,16 +58,7 @@ def test_a_managed_bot_that_dies_is_restarted_and_its_faults_reported(tmp_path: 
 def test_a_remote_bot_that_dies_forfeits_its_matches_and_the_league_goes_on(
     tmp_path: Path,
 ) -> None:
-    bot = subprocess.Popen(
-        [sys.executable, "tests/bots/crash_bot.py", "--after", "15", "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert bot.stdout is not None
-        endpoint = bot.stdout.readline().strip().rsplit(" ", 1)[-1]
+    with remote_crash_bot(after=15) as endpoint:
         db = tmp_path / "remote.db"
         started = time.monotonic()
         run = arena(
@@ -54,9 +68,6 @@ def test_a_remote_bot_that_dies_forfeits_its_matches_and_the_league_goes_on(
             "--max-strikes", "2", "--db", str(db), "--quiet",
         )  # fmt: skip
         elapsed = time.monotonic() - started
-    finally:
-        bot.kill()
-        bot.wait(timeout=10)
     assert run.returncode == 0, run.stderr
     assert "8 matches" in run.stdout
     assert "remote:" in run.stdout  # its faults are reported
@@ -71,16 +82,7 @@ def test_a_dead_remote_bot_is_not_probed_before_every_match(tmp_path: Path) -> N
     # Each probe of a dead bot may wait PROBE_TIMEOUT_S (1 s); probing before each of
     # its 30 matches would take 25 s or more. After a failed probe its matches fault at
     # once for a while (2 s, doubling), so a few probes cover the whole league.
-    bot = subprocess.Popen(
-        [sys.executable, "tests/bots/crash_bot.py", "--after", "5", "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert bot.stdout is not None
-        endpoint = bot.stdout.readline().strip().rsplit(" ", 1)[-1]
+    with remote_crash_bot(after=5) as endpoint:
         started = time.monotonic()
         run = arena(
             "league",
@@ -89,9 +91,6 @@ def test_a_dead_remote_bot_is_not_probed_before_every_match(tmp_path: Path) -> N
             "--max-strikes", "1", "--db", str(tmp_path / "dead.db"), "--quiet",
         )  # fmt: skip
         elapsed = time.monotonic() - started
-    finally:
-        bot.kill()
-        bot.wait(timeout=10)
     assert run.returncode == 0, run.stderr
     assert "30 matches" in run.stdout
     assert elapsed < 15, f"{elapsed:.1f} s: a dead bot slowed every one of its matches"

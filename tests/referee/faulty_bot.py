@@ -190,16 +190,25 @@ async def start_faulty_bot(behaviour: Behaviour) -> tuple[grpc.aio.Server, str, 
             ),
         },
     )
-    server = grpc.aio.server(
+    server, endpoint = await serve_handler(
+        handler,
         options=[
             ("grpc.max_send_message_length", 64 << 20),
             # Take any MatchOver, and keep the flow-control window small and fixed, so a
             # bot that stops reading blocks the arena's next large write at once.
             ("grpc.max_receive_message_length", 64 << 20),
             ("grpc.http2.bdp_probe", 0),
-        ]
+        ],
     )
+    return server, endpoint, bot
+
+
+async def serve_handler(
+    handler: grpc.GenericRpcHandler, options: list[tuple[str, int]] | None = None
+) -> tuple[grpc.aio.Server, str]:
+    """A started server on 127.0.0.1:0 for a hand-made handler, and its endpoint."""
+    server = grpc.aio.server(options=options)
     server.add_generic_rpc_handlers((handler,))
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
-    return server, f"127.0.0.1:{port}", bot
+    return server, f"127.0.0.1:{port}"

@@ -14,6 +14,8 @@ from arena.referee.conformance import check_bot
 from arena.referee.hello import hello
 from arena.v1 import bot_pb2
 
+from .faulty_bot import serve_handler
+
 GARBAGE = {
     "not protobuf": b"\xff\xff\xff",
     "truncated field": b"\x0a\x10abc",
@@ -38,11 +40,7 @@ async def start_garbage_hello_bot(answer: bytes) -> tuple[grpc.aio.Server, str]:
             )
         },
     )
-    server = grpc.aio.server()
-    server.add_generic_rpc_handlers((handler,))
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    return server, f"127.0.0.1:{port}"
+    return await serve_handler(handler)
 
 
 @pytest.mark.parametrize("answer", sorted(GARBAGE), ids=str)

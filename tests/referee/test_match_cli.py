@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .test_check_bot import ROOT, running
+from .test_check_bot import ROOT, check_bot, running
 
 SPY = [sys.executable, "tests/bots/spy.py"]
 
@@ -103,13 +103,7 @@ def test_negative_limits_and_a_zero_check_deadline_are_refused() -> None:
         run = arena_match("--bot", "a=random", "--bot", "b=random", option, "-1")
         assert run.returncode == 2
         assert f"{option} -1 must not be negative" in run.stderr
-    check = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "check-bot", "127.0.0.1:9", "--deadline-ms", "0"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    check = check_bot("127.0.0.1:9", "--deadline-ms", "0")
     assert check.returncode == 2
     assert "--deadline-ms 0 must be positive" in check.stderr
 
@@ -118,13 +112,7 @@ def test_grpc_core_info_lines_stay_out_of_the_arena_commands_output() -> None:
     # A TLS handshake with a plaintext bot makes gRPC's core log INFO lines
     # ("Handshake failed ...") unless the arena sets GRPC_VERBOSITY (arena/cli).
     with running([sys.executable, "sample_bots/random_bot.py"]) as endpoint:
-        run = subprocess.run(
-            [sys.executable, "-m", "arena.cli", "check-bot", f"tls://{endpoint}", "--games", "1"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        run = check_bot(f"tls://{endpoint}", "--games", "1")
     assert run.returncode == 1
     assert "FAIL  Hello" in run.stdout
     assert "Handshake failed" not in run.stderr

@@ -16,6 +16,8 @@ from arena.referee import FaultKind, LocalSeat, MatchOutcome, MatchSpec, RemoteS
 from arena.referee.channels import ChannelPool
 from arena.v1 import bot_pb2
 
+from .faulty_bot import serve_handler
+
 UNDECODABLE = b"\xff\xff\xff"
 """Field number 0 in a varint that never ends: no protobuf parser takes it."""
 DETAIL = "the reply's bytes are not an arena.v1.BotMessage"
@@ -59,11 +61,7 @@ async def start_undecodable_bot(bad: set[int]) -> tuple[grpc.aio.Server, str]:
             ),
         },
     )
-    server = grpc.aio.server()
-    server.add_generic_rpc_handlers((handler,))
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    return server, f"127.0.0.1:{port}"
+    return await serve_handler(handler)
 
 
 def play(bad: set[int], max_strikes: int = 0) -> MatchOutcome:
