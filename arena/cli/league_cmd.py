@@ -56,6 +56,12 @@ def register(sub: Any) -> None:
     parser.add_argument("--max-strikes", type=int, help="faults before a forfeit (default 3)")
     parser.add_argument("--concurrency", type=int, help="matches at once (default 4)")
     parser.add_argument(
+        "--bot-streams",
+        type=int,
+        help="matches at once per remote or managed bot (default 0: no cap; 1 for a "
+        "CPU-bound bot that needs its core to itself)",
+    )
+    parser.add_argument(
         "--seed",
         type=int,
         help="seed of schedule and deals, for a league to reproduce exactly (default: a "
@@ -109,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
             "time_bank_ms": args.time_bank_ms,
             "max_strikes": args.max_strikes,
             "concurrency": args.concurrency,
+            "bot_streams": args.bot_streams,
             "seed": args.seed,
             "tau": args.tau,
             "draw_probability": args.draw_probability,

@@ -94,6 +94,11 @@ class LeagueConfig:
     """Faults in a match before the seat is forfeited (0 = never)."""
     concurrency: int = 4
     """Matches in flight at once."""
+    bot_streams: int = 0
+    """Matches in flight at once per remote or managed bot (0 = no cap). A bot plays each
+    of its matches on its own stream, at once; a CPU-bound bot (a search in Python shares
+    one core) may need 1 to keep to its deadlines. Not part of the league's identity:
+    it changes when matches run, not what they are."""
     seed: int | None = None
     """Seed of the schedule and every deal. None: a random one, drawn when the league is
     created and kept in its database row (``runner.league_seed``), so resuming replays the
@@ -274,7 +279,7 @@ def validate(config: LeagueConfig) -> None:
     for key in ("deadline_ms", "concurrency"):
         if getattr(config, key) < 1:
             raise LeagueConfigError(f"{key} must be at least 1")
-    for key in ("time_bank_ms", "max_strikes"):
+    for key in ("time_bank_ms", "max_strikes", "bot_streams"):
         if getattr(config, key) < 0:
             raise LeagueConfigError(f"{key} must not be negative")
     if config.tau < 0 or config.draw_probability >= 1:

@@ -21,7 +21,7 @@ import json
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from arena.games import abluxxen as ab
@@ -134,6 +134,25 @@ class _Entrants:
         self.last_words: dict[str, list[str]] = {}
         self.down: dict[str, tuple[float, float, str]] = {}
         """Bots found down by a probe: (no new probe before, that wait, why)."""
+        cap = config.bot_streams
+        self.streams = (
+            {b.name: asyncio.Semaphore(cap) for b in config.bots if b.builtin is None}
+            if cap > 0
+            else {}
+        )
+        """Per remote or managed bot, its matches in play (``bot_streams``; none: no cap)."""
+
+    @contextlib.asynccontextmanager
+    async def streams_for(self, names: Sequence[str]) -> AsyncIterator[None]:
+        """Hold a stream slot of every capped bot of a table while it plays. Slots are
+        taken in name order, so two tables waiting for each other's bots cannot
+        deadlock."""
+        async with contextlib.AsyncExitStack() as held:
+            for name in sorted(set(names)):
+                slot = self.streams.get(name)
+                if slot is not None:
+                    await held.enter_async_context(slot)
+            yield
         self._restart_lock = asyncio.Lock()
 
     async def start(self) -> None:
@@ -336,42 +355,47 @@ async def run_league(
 
     async def play(table: Table) -> None:
         try:
-            seats = [
-                await entrants.seat(name, derived_seed(table.seed, table.index, s))
-                for s, name in enumerate(table.seats)
-            ]
-            decks = None
-            if table.deal_group is not None:
-                decks = tuple(
-                    tuple(d) for d in ab.shuffle_decks(game_config, random.Random(table.seed))
-                )
-            spec = MatchSpec(
-                match_id=match_id(league_id, table.index),
-                config=game_config,
-                seed=table.seed,
-                decks=decks,
-                deadline_ms=config.deadline_ms,
-                time_bank_ms=config.time_bank_ms,
-                max_strikes=config.max_strikes,
-                # A duplicate deal is being played at other tables right now: MatchOver
-                # must not carry its record (every hand and the deck order).
-                publish_record=table.deal_group is None,
-            )
-            outcome = await run_match(spec, seats)
-            for seat_outcome in outcome.seats:
-                if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
-                    await entrants.after_disconnect(seat_outcome.name)
-            finished = _finished(config, table, outcome, league_id)
-            if table.index != committed:
-                # An earlier match still runs: keep this one safe from a kill until then.
-                store.hold_match(finished.match, finished.config, finished.faults, finished.record)
-            buffered[table.index] = finished
-            commit_ready()
+            async with entrants.streams_for(table.seats):
+                await play_streams_held(table)
         except Exception as error:  # a bug, not a bot fault: stop the league cleanly
             failures.append(error)
             committed_event.set()
         finally:
             slots.release()
+
+    async def play_streams_held(table: Table) -> None:
+        """Play one table (each of its bots' stream slots held) and commit what can be."""
+        seats = [
+            await entrants.seat(name, derived_seed(table.seed, table.index, s))
+            for s, name in enumerate(table.seats)
+        ]
+        decks = None
+        if table.deal_group is not None:
+            decks = tuple(
+                tuple(d) for d in ab.shuffle_decks(game_config, random.Random(table.seed))
+            )
+        spec = MatchSpec(
+            match_id=match_id(league_id, table.index),
+            config=game_config,
+            seed=table.seed,
+            decks=decks,
+            deadline_ms=config.deadline_ms,
+            time_bank_ms=config.time_bank_ms,
+            max_strikes=config.max_strikes,
+            # A duplicate deal is being played at other tables right now: MatchOver
+            # must not carry its record (every hand and the deck order).
+            publish_record=table.deal_group is None,
+        )
+        outcome = await run_match(spec, seats)
+        for seat_outcome in outcome.seats:
+            if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
+                await entrants.after_disconnect(seat_outcome.name)
+        finished = _finished(config, table, outcome, league_id)
+        if table.index != committed:
+            # An earlier match still runs: keep this one safe from a kill until then.
+            store.hold_match(finished.match, finished.config, finished.faults, finished.record)
+        buffered[table.index] = finished
+        commit_ready()
 
     def check_failures() -> None:
         if failures:
