@@ -131,6 +131,7 @@ class _Entrants:
         self.builtin = {b.name: b.builtin for b in config.bots if b.builtin is not None}
         self.pool = ChannelPool()
         self.suspect: set[str] = set()
+        self._restart_lock = asyncio.Lock()
         self.last_words: dict[str, list[str]] = {}
         self.down: dict[str, tuple[float, float, str]] = {}
         """Bots found down by a probe: (no new probe before, that wait, why)."""
@@ -153,7 +154,6 @@ class _Entrants:
                 if slot is not None:
                     await held.enter_async_context(slot)
             yield
-        self._restart_lock = asyncio.Lock()
 
     async def start(self) -> None:
         """Start managed bots, then Hello every bot; any failure stops the league."""
