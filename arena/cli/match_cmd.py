@@ -14,7 +14,7 @@ from typing import Any
 from arena.games import abluxxen as ab
 from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, run_match
 from arena.referee.channels import ChannelPool
-from arena.referee.hello import hello
+from arena.referee.hello import hello, unsupported
 from arena.referee.record import write_record
 
 from .entrants import EntrantError, EntrantSpec, builtin_factory, parse_entrants
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     spec = match_spec(config, args)
     seed = spec.seed
     try:
-        outcome = asyncio.run(_play(spec, entrants, seed))
+        outcome = asyncio.run(_play(spec, entrants, seed, args.preset))
     except EntrantError as error:
         return _fail(str(error))
     print_outcome(outcome, seed)
@@ -123,7 +123,9 @@ def match_spec(config: ab.GameConfig, args: argparse.Namespace) -> MatchSpec:
     )
 
 
-async def _play(spec: MatchSpec, entrants: list[EntrantSpec], seed: int) -> MatchOutcome:
+async def _play(
+    spec: MatchSpec, entrants: list[EntrantSpec], seed: int, preset: str
+) -> MatchOutcome:
     pool = ChannelPool()
     try:
         seats: list[Seat] = []
@@ -134,6 +136,10 @@ async def _play(spec: MatchSpec, entrants: list[EntrantSpec], seed: int) -> Matc
                 answer = await hello(channel, entrant.endpoint)
                 if answer.error:
                     raise EntrantError(f"bot {entrant.name!r}: {answer.error}")
+                assert answer.reply is not None
+                why = unsupported(answer.reply, spec.config.players, preset)
+                if why:
+                    raise EntrantError(f"bot {entrant.name!r} cannot take a seat here: {why}")
                 seats.append(RemoteSeat(entrant.name, channel, max_reply_bytes=4096))
             else:
                 assert entrant.builtin is not None

@@ -37,7 +37,7 @@ from arena.referee import (
     run_match,
 )
 from arena.referee.channels import ChannelPool
-from arena.referee.hello import hello
+from arena.referee.hello import hello, unsupported
 from arena.referee.record import encode_record
 from arena.store import Store, StoreError
 from arena.store.sqlite import HeldMatch, RatingRow
@@ -169,6 +169,10 @@ class _Entrants:
             answer = await hello(self.pool.get(endpoint), endpoint, timeout_s=5.0)
             if answer.error:
                 problems.append(f"bot {name!r}: {answer.error}")
+            elif answer.reply is not None and (
+                why := unsupported(answer.reply, self.config.table_size, self.config.preset)
+            ):
+                problems.append(f"bot {name!r} cannot play this league's tables: {why}")
         if problems:
             await self.stop()
             raise LeagueError(

@@ -17,7 +17,7 @@ from arena.policies import RandomPolicy
 
 from .channels import ChannelPool
 from .faults import Fault
-from .hello import hello
+from .hello import hello, unsupported
 from .match import MatchSpec, run_match
 from .seats import LocalSeat, RemoteSeat, Seat
 
@@ -50,6 +50,8 @@ class CheckReport:
     """Every fault, with the game it happened in."""
     slowest_ms: float = 0.0
     """The slowest answer."""
+    tables: list[tuple[int, str]] = field(default_factory=list)
+    """The (players, preset) tables played: those of CHECK_TABLES the bot declares."""
 
     @property
     def passed(self) -> bool:
@@ -88,9 +90,18 @@ async def check_bot(
             return report
         assert answer.reply is not None
         report.name = answer.reply.name
+        # Only the tables the bot says (in Hello) it plays.
+        tables = [t for t in CHECK_TABLES if not unsupported(answer.reply, *t)]
+        if not tables:
+            report.hello_error = (
+                f"the bot plays none of the check's tables {list(CHECK_TABLES)}: "
+                + unsupported(answer.reply, *CHECK_TABLES[0])
+            )
+            return report
+        report.tables = tables
         rng = random.Random(seed)
         for game in range(games):
-            players, preset = CHECK_TABLES[game % len(CHECK_TABLES)]
+            players, preset = tables[game % len(tables)]
             bot_seat = rng.randrange(players)
             seats: list[Seat] = [
                 RemoteSeat("bot", channel, max_reply_bytes=4096)

@@ -115,3 +115,13 @@ def _unreachable(endpoint: str, details: str) -> str:
     if "http1.x" in lowered or "http/1" in lowered:
         return f"the server at {endpoint} speaks HTTP/1, not gRPC; is it an arena bot?"
     return ""
+
+
+def unsupported(reply: bot_pb2.HelloReply, players: int, preset: str) -> str:
+    """Why a bot whose Hello is ``reply`` cannot take a seat at a table of ``players``
+    with ``preset`` ("" if it can). Empty ``players``/``presets`` in Hello mean all."""
+    if reply.players and players not in reply.players:
+        return f"it plays tables of {sorted(reply.players)} players, not {players}"
+    if reply.presets and preset not in reply.presets:
+        return f"it plays the presets {list(reply.presets)}, not {preset!r}"
+    return ""

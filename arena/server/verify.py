@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from arena.referee.channels import ChannelPool
 from arena.referee.conformance import check_bot
-from arena.referee.hello import hello
+from arena.referee.hello import hello, unsupported
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,16 +44,11 @@ async def verify_bot(
             return Verdict(False, f"Hello: {answer.error}")
         reply = answer.reply
         version = f"{reply.name} {reply.version}".strip()
-        if reply.presets and preset not in reply.presets:
+        if why := unsupported(reply, table_size, preset):
             return Verdict(
                 False,
-                f"the bot plays the presets {list(reply.presets)}; this arena plays {preset!r}",
-                version,
-            )
-        if reply.players and table_size not in reply.players:
-            return Verdict(
-                False,
-                f"the bot plays tables of {list(reply.players)}; this arena seats {table_size}",
+                f"the bot cannot play this arena's ladder ({table_size} players, preset "
+                f"{preset!r}): {why}",
                 version,
             )
         if games == 0:

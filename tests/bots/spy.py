@@ -1,11 +1,13 @@
 """Plays at random and writes what the arena tells it at the start and the end of each
-match to ``--log FILE`` (JSON lines): the match id and seat from MatchStart, and the size
-of MatchOver's published record. Tests read it to prove what a bot can and cannot learn."""
+match to ``--log FILE`` (JSON lines): the match id, seat and table size from MatchStart,
+and the size of MatchOver's published record. Tests read it to prove what a bot can and
+cannot learn. ``--players N ...`` declares in Hello the table sizes it plays."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from botkit import bot_info, split_args
@@ -29,7 +31,14 @@ class SpyPolicy(RandomPolicy):
     def match_start(self, start: bot_pb2.MatchStart) -> None:
         """Log the match id and seat."""
         super().match_start(start)
-        self._write({"event": "start", "match_id": start.match_id, "seat": start.seat})
+        self._write(
+            {
+                "event": "start",
+                "match_id": start.match_id,
+                "seat": start.seat,
+                "players": start.players,
+            }
+        )
 
     def match_over(self, over: bot_pb2.MatchOver) -> None:
         """Log how much of the record was published."""
@@ -40,8 +49,12 @@ class SpyPolicy(RandomPolicy):
 
 def _options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log", type=Path, required=True, help="JSON lines written here")
+    parser.add_argument(
+        "--players", type=int, nargs="*", default=[], help="table sizes declared in Hello"
+    )
 
 
 if __name__ == "__main__":
     args, rest = split_args(__doc__ or "", _options)
-    run_bot(lambda: SpyPolicy(args.log), info=bot_info("spy"), argv=rest)
+    info = replace(bot_info("spy"), players=tuple(args.players))
+    run_bot(lambda: SpyPolicy(args.log), info=info, argv=rest)

@@ -43,3 +43,13 @@ def test_a_negative_cap_is_refused(tmp_path: Path) -> None:
                 "--matches", "1", "--bot-streams", "-1", "--db", db)  # fmt: skip
     assert run.returncode == 2
     assert "bot_streams must not be negative" in run.stderr
+
+
+def test_a_bot_that_does_not_play_the_league_tables_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "spy.jsonl"
+    db = tmp_path / "x.db"
+    run = arena("league", "--bot", f"spy=cmd:{SPY} --log {log} --players 4", "--bot", "a=random",
+                "--table-size", "2", "--matches", "1", "--db", str(db))  # fmt: skip
+    assert run.returncode == 2
+    assert "bot 'spy' cannot play this league's tables: it plays tables of [4]" in run.stderr
+    assert not db.exists()

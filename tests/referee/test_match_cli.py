@@ -116,3 +116,17 @@ def test_grpc_core_info_lines_stay_out_of_the_arena_commands_output() -> None:
     assert run.returncode == 1
     assert "FAIL  Hello" in run.stdout
     assert "Handshake failed" not in run.stderr
+
+
+def test_a_bot_is_seated_only_at_tables_it_declares(tmp_path: Path) -> None:
+    log = tmp_path / "spy.jsonl"
+    with running([*SPY, "--log", str(log), "--players", "4"]) as endpoint:
+        refused = arena_match("--bot", f"spy={endpoint}", "--bot", "random")
+        checked = check_bot(endpoint, "--games", "3")
+    assert refused.returncode == 2
+    assert "cannot take a seat here: it plays tables of [4] players, not 2" in refused.stderr
+    assert checked.returncode == 0, checked.stdout
+    assert checked.stdout.strip().endswith("PASS")
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    sizes = {e["players"] for e in entries if e["event"] == "start"}
+    assert sizes == {4}  # the check played only the 4-player tables
