@@ -16,6 +16,7 @@ from typing import Any
 
 from arena.referee.channels import ChannelPool, EndpointError, parse_bot_endpoint
 from arena.referee.conformance import CHECK_TABLES, CheckReport, check_bot
+from arena.referee.faults import Fault, FaultKind
 
 __all__ = ["CHECK_TABLES", "CheckReport", "check_bot", "print_report", "register", "run"]
 
@@ -36,7 +37,9 @@ def register(sub: Any) -> None:
         help="roots to trust for a tls:// bot (default: the system's), as `arena serve` takes",
     )
     parser.add_argument("--games", type=int, default=6, help="games to play (default 6)")
-    parser.add_argument("--deadline-ms", type=int, default=1000, help="per-decision deadline")
+    parser.add_argument(
+        "--deadline-ms", type=int, default=1000, help="per-decision deadline (default 1000)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of shuffles and seats")
     parser.set_defaults(run=run)
 
@@ -92,9 +95,30 @@ def print_report(report: CheckReport) -> None:
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(report.decisions.items()))
     print(f"      {report.games} games, decisions: {kinds}")
     print(f"      slowest answer {report.slowest_ms:.1f} ms")
-    shown = report.faults[:20]
-    for game, fault in shown:
-        print(f"FAIL  game {game}: {fault.kind}: {fault.detail}")
-    if len(report.faults) > len(shown):
-        print(f"FAIL  ... and {len(report.faults) - len(shown)} more faults")
+    lines = fault_lines(report.faults)
+    for line in lines[:20]:
+        print(line)
+    if len(lines) > 20:
+        print(f"FAIL  ... and {len(lines) - 20} more lines")
     print("PASS" if report.passed else f"FAIL  {len(report.faults)} fault(s)")
+
+
+def fault_lines(faults: list[tuple[int, Fault]]) -> list[str]:
+    """One line per fault, except that the faults of a stream already broken (every
+    later decision of that game: "the stream is closed") fold into one line per game, so
+    the first cause of each game stays in view."""
+    lines: list[str] = []
+    folds: dict[int, tuple[int, int]] = {}  # game -> (its fold line, faults folded)
+    for game, fault in faults:
+        if fault.kind == FaultKind.DISCONNECTED and fault.detail.startswith("the stream is closed"):
+            at, count = folds.get(game, (len(lines), 0))
+            if at == len(lines):
+                lines.append("")
+            folds[game] = (at, count + 1)
+            lines[at] = (
+                f"FAIL  game {game}: {count + 1} later decision(s) DISCONNECTED, the stream "
+                "being closed (played by fallback)"
+            )
+        else:
+            lines.append(f"FAIL  game {game}: {fault.kind}: {fault.detail}")
+    return lines

@@ -411,7 +411,7 @@ class AbluxxenObservation(_message.Message):
     @_builtins.property
     def known(self) -> _containers.RepeatedCompositeFieldContainer[Global___AbluxxenCards]:
         """Per seat: the cards publicly known to be in that hand (taken from the pool or a
-        display in view of all, and not necessarily played since), sorted values.
+        display in view of all, and not known to have been played since), sorted values.
         """
 
     @_builtins.property

@@ -166,7 +166,10 @@ class DecideRequest(_message.Message):
     TIME_BANK_MS_FIELD_NUMBER: _builtins.int
     ABLUXXEN_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
-    """Echo it in the reply; replies with another id are stale and dropped."""
+    """Echo it in the reply. A late reply to an earlier request of this stream (one the
+    arena settled when its deadline passed) is dropped; an id the arena never sent is a
+    STALE fault. Ids grow within a match but are not contiguous for one seat.
+    """
     deadline_ms: _builtins.int
     """Milliseconds the bot has for this decision, counted by the arena from sending."""
     time_bank_ms: _builtins.int

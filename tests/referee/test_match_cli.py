@@ -130,3 +130,17 @@ def test_a_bot_is_seated_only_at_tables_it_declares(tmp_path: Path) -> None:
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     sizes = {e["players"] for e in entries if e["event"] == "start"}
     assert sizes == {4}  # the check played only the 4-player tables
+
+
+def test_check_bot_folds_the_faults_of_a_broken_stream() -> None:
+    with running([sys.executable, "tests/bots/error_bot.py", "--after", "2"]) as endpoint:
+        run = check_bot(endpoint, "--games", "3")
+    assert run.returncode == 1
+    lines = run.stdout.splitlines()
+    for game in (1, 2, 3):  # each game's first cause stays in view ...
+        assert any(line.startswith(f"FAIL  game {game}: ERROR") for line in lines), run.stdout
+        # ... and its stream-closed faults take one line
+        folded = [line for line in lines if line.startswith(f"FAIL  game {game}: ") and
+                  "later decision(s) DISCONNECTED" in line]  # fmt: skip
+        assert len(folded) == 1, run.stdout
+    assert "the stream is closed (" not in run.stdout

@@ -49,7 +49,7 @@ class Observation:
     """Cards in every hand."""
     known: tuple[tuple[Value, ...], ...]
     """Per seat: the cards publicly known to be in that hand (taken from the pool or a
-    display in view of all, and not necessarily played since), sorted values."""
+    display in view of all, and not known to have been played since), sorted values."""
     displays: tuple[tuple[SetView, ...], ...]
     """Every display, oldest set first, top set last."""
     pool: tuple[tuple[Value, ...], ...]
