@@ -26,7 +26,7 @@ worker thread (or on the event loop once it has proved quick), prints
 ``run_servicer``/``start_server`` serve a hand-written ``BotServicer``.
 """
 
-from .answer import BadRequestError, decide, read_request, reply
+from .answer import BadChoiceError, BadRequestError, decide, read_request, reply
 from .info import BotInfo
 from .runner import LISTENING, bot_arg_parser, run_bot, run_servicer, serve
 from .server import BOT_SERVICE, create_server, host_port, start_server
@@ -35,6 +35,7 @@ from .servicer import PolicyFactory, PolicyServicer
 __all__ = [
     "BOT_SERVICE",
     "LISTENING",
+    "BadChoiceError",
     "BadRequestError",
     "BotInfo",
     "PolicyFactory",

@@ -14,6 +14,34 @@ class BadRequestError(ValueError):
     """The arena sent a request this bot cannot read (unknown game, broken fields)."""
 
 
+class BadChoiceError(TypeError):
+    """The policy's ``choose`` returned something other than an engine Action (None, an
+    index, an action code …); the message says what it returned and what is expected."""
+
+
+SHOWN_CHARS = 80
+"""How much of a wrong return value's repr a BadChoiceError shows."""
+
+
+def _shown(value: object) -> str:
+    """``value``'s repr, shortened, and its type's name: ``None (NoneType)``."""
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__ must not hide the actual mistake
+        text = object.__repr__(value)
+    if len(text) > SHOWN_CHARS:
+        text = text[: SHOWN_CHARS - 3] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
+def not_an_action(policy: object, value: object) -> BadChoiceError:
+    """The error of a ``choose`` that returned ``value``, which is no engine Action."""
+    return BadChoiceError(
+        f"{type(policy).__name__}.choose returned {_shown(value)}; it must return one of "
+        "obs.legal (an arena.games.abluxxen Action)"
+    )
+
+
 def read_request(request: bot_pb2.DecideRequest) -> ab.Observation:
     """The engine Observation of a request; its ``legal`` is in the request's order."""
     if request.WhichOneof("game") != "abluxxen":
@@ -43,8 +71,11 @@ def reply(request_id: int, legal: Sequence[ab.Action], action: ab.Action) -> bot
 def decide(policy: Policy, request: bot_pb2.DecideRequest) -> bot_pb2.BotMessage:
     """Ask ``policy`` about ``request`` and build the reply (blocking; run it in a thread).
 
-    Raises BadRequestError for a request it cannot read; whatever the policy raises
-    propagates unchanged.
+    Raises BadRequestError for a request it cannot read and BadChoiceError if ``choose``
+    returns no engine Action; whatever the policy raises propagates unchanged.
     """
     obs = read_request(request)
-    return reply(request.request_id, obs.legal, policy.choose(obs))
+    action: object = policy.choose(obs)
+    if not isinstance(action, ab.Action):  # the one check on the hot path
+        raise not_an_action(policy, action)
+    return reply(request.request_id, obs.legal, action)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable
 from typing import TypeVar
@@ -15,6 +16,9 @@ from arena.v1 import bot_pb2
 log = logging.getLogger("arena.sdk")
 
 T = TypeVar("T")
+
+Received = tuple[bot_pb2.ArenaMessage, float]
+"""A message and when it was read (``time.perf_counter()``)."""
 
 
 def _is_decide(msg: bot_pb2.ArenaMessage) -> bool:
@@ -37,53 +41,58 @@ class Inbox:
 
     def __init__(self, source: AsyncIterator[bot_pb2.ArenaMessage]) -> None:
         self._source = source
-        self._queue: deque[bot_pb2.ArenaMessage] = deque()
+        self._queue: deque[Received] = deque()
         """Messages read ahead, oldest first."""
-        self._reading: asyncio.Task[bot_pb2.ArenaMessage | None] | None = None
+        self._reading: asyncio.Task[Received | None] | None = None
         """A read started by ``run`` that may still be waiting for a message."""
         self._ended = False
         self.skipped = 0
         """Stale decision requests dropped so far."""
+        self.received = 0.0
+        """When the message ``next`` returned last was read (``time.perf_counter()``):
+        a request read ahead waited in the queue, and its time counts."""
 
-    async def _read(self) -> bot_pb2.ArenaMessage | None:
-        """The stream's next message; None once it ended (half-closed, broken or
-        cancelled: either way there are no more messages)."""
+    async def _read(self) -> Received | None:
+        """The stream's next message and when it came; None once it ended (half-closed,
+        broken or cancelled: either way there are no more messages)."""
         try:
-            return await anext(self._source)
+            msg = await anext(self._source)
         except StopAsyncIteration:
             return None
         except Exception as error:
             log.debug("Play stream read failed: %r", error)
             return None
+        return msg, time.perf_counter()
 
     def _collect(self) -> None:
         """Queue the message of a finished read-ahead."""
         if self._reading is not None and self._reading.done():
-            msg = self._reading.result()
+            got = self._reading.result()
             self._reading = None
-            if msg is None:
+            if got is None:
                 self._ended = True
             else:
-                self._queue.append(msg)
+                self._queue.append(got)
 
     async def next(self) -> bot_pb2.ArenaMessage | None:
         """The next message to handle, or None once the arena half-closed the stream."""
         while True:
             self._collect()
-            msg: bot_pb2.ArenaMessage | None
+            got: Received | None
             if self._queue:
-                msg = self._queue.popleft()
+                got = self._queue.popleft()
             elif self._ended:
                 return None
             elif self._reading is not None:
-                msg = await self._reading
+                got = await self._reading
                 self._reading = None
             else:
-                msg = await self._read()
-            if msg is None:
+                got = await self._read()
+            if got is None:
                 self._ended = True
                 return None
-            if _is_decide(msg) and any(_is_decide(m) for m in self._queue):
+            msg, self.received = got
+            if _is_decide(msg) and any(_is_decide(m) for m, _ in self._queue):
                 self.skipped += 1
                 # Worth a warning: the policy is slower than the arena's deadline.
                 log.warning(

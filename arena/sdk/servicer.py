@@ -13,7 +13,7 @@ import grpc
 from arena.policies import Policy
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
-from .answer import BadRequestError, decide
+from .answer import BadChoiceError, BadRequestError, decide
 from .inbox import Inbox
 from .info import BotInfo
 
@@ -60,10 +60,13 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
         inbox = Inbox(request_iterator)
         policy: Policy | None = None
         pace = _Pace()
+        match_id = ""
+        decisions = 0
         try:
             while (msg := await inbox.next()) is not None:
                 kind = msg.WhichOneof("kind")
                 if kind == "start":
+                    match_id, decisions = msg.start.match_id, 0
                     policy = await self._start(msg.start, context)
                     pace = _Pace(threaded=bool(getattr(policy, "threaded", False)))
                 elif kind == "decide":
@@ -74,7 +77,14 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
                             "DecideRequest before MatchStart: a Play stream must begin "
                             "with MatchStart",
                         )
-                    yield await self._decide(policy, msg.decide, context, pace, inbox)
+                    request, received = msg.decide, inbox.received
+                    yield await self._decide(policy, request, context, pace, inbox)
+                    # Resumed once the reply is written: the decision's time as the bot
+                    # sees it (the arena's clock also counts the network).
+                    decisions += 1
+                    took_ms = (time.perf_counter() - received) * 1000.0
+                    if took_ms > request.deadline_ms > 0:
+                        _warn_late(match_id, decisions, request, took_ms)
                 elif kind == "over":
                     await _hook(policy, "match_over", msg.over)
                 else:  # a message kind newer than this SDK: nothing to answer
@@ -110,6 +120,10 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
             return await inbox.run(asyncio.to_thread(pace.timed, decide, policy, request))
         except BadRequestError as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        except BadChoiceError as error:
+            # The policy's mistake, not the SDK's: one line names it, no SDK traceback.
+            log.error("%s", error)
+            await abort(context, grpc.StatusCode.INTERNAL, str(error))
         except Exception as error:
             # A bug in the policy: say so loudly on both ends instead of guessing a move.
             log.exception(
@@ -156,6 +170,26 @@ class _Pace:
         answer = func(*args)
         self.observe(time.perf_counter() - started)
         return answer
+
+
+def _warn_late(match_id: str, number: int, request: bot_pb2.DecideRequest, took_ms: float) -> None:
+    """One warning line for a decision that took longer than its deadline."""
+    deadline, bank = request.deadline_ms, max(request.time_bank_ms, 0)
+    if took_ms > deadline + bank:
+        outcome = "the arena has played the fallback (a TIMEOUT fault)"
+    else:
+        outcome = "the overrun came out of the time bank"
+    log.warning(
+        "decision %d (request %d) of match %s took %.0f ms; its deadline was %d ms "
+        "(+%d ms bank): %s",
+        number,
+        request.request_id,
+        match_id or "?",
+        took_ms,
+        deadline,
+        bank,
+        outcome,
+    )
 
 
 async def _hook(policy: Policy | None, name: str, msg: Any) -> None:

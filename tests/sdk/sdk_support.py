@@ -9,7 +9,7 @@ import re
 import select
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -149,12 +149,20 @@ START_TIMEOUT_S = 20.0
 
 
 @contextlib.contextmanager
-def bot_process(command: Sequence[str], timeout: float = START_TIMEOUT_S) -> Iterator[BotProcess]:
-    """Start a bot process from the repository root and wait for its listening line;
-    the process is terminated (then killed) by its pid on the way out, whatever happens."""
+def bot_process(
+    command: Sequence[str],
+    timeout: float = START_TIMEOUT_S,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: Path = REPO,
+) -> Iterator[BotProcess]:
+    """Start a bot process (from the repository root unless ``cwd`` says otherwise) and
+    wait for its listening line; the process is terminated (then killed) by its pid on
+    the way out, whatever happens."""
     proc = subprocess.Popen(
         list(command),
-        cwd=REPO,
+        cwd=cwd,
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -208,3 +216,16 @@ def _first_line(proc: subprocess.Popen[str], timeout: float) -> str:
 def python_bot(path: str, *args: str) -> list[str]:
     """The command line of a Python bot script, with the venv's python and ``--port 0``."""
     return [sys.executable, path, "--port", "0", *args]
+
+
+def stop_for_stderr(proc: subprocess.Popen[str], timeout: float = 10.0) -> str:
+    """SIGTERM a bot started by ``bot_process`` (by its pid; SIGKILL if it will not go)
+    and return all it wrote on stderr."""
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        _, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, stderr = proc.communicate()
+    return stderr or ""
