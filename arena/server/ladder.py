@@ -260,6 +260,12 @@ class Ladder:
             if self.config.rest_s > 0:
                 rested = asyncio.get_running_loop().time() + self.config.rest_s
                 self._rests_until.update(dict.fromkeys(names, rested))
+            # Out of the count before the scheduler wakes (the done-callback that also
+            # removes it runs only after the scheduler has looked): else the ladder sees
+            # this match still in play and starts nothing until its next timed look.
+            task = asyncio.current_task()
+            if task is not None:
+                self._tasks.discard(task)
             self.wake()
 
     def _commit(
