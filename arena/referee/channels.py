@@ -70,7 +70,9 @@ def open_channel(endpoint: str, *, root_certificates: bytes | None = None) -> gr
     ``HOST:PORT``, TLS for ``tls://HOST:PORT`` trusting ``root_certificates`` (PEM; None:
     the system's roots)."""
     host, port, tls = parse_bot_endpoint(endpoint)
-    target = f"{host}:{port}"
+    # Always through the DNS resolver: a bare "unix-abstract:50061" or "unix:50061" would
+    # otherwise be read as a URI of another scheme (a local socket, no TCP port at all).
+    target = f"dns:///{host}:{port}"
     if tls:
         credentials = grpc.ssl_channel_credentials(root_certificates=root_certificates)
         return grpc.aio.secure_channel(target, credentials, options=list(_OPTIONS))

@@ -3,10 +3,17 @@ what the bot is told (never the seed)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
+
+from arena.policies import RandomPolicy
+from arena.referee.conformance import CheckReport
+from arena.referee.conformance import check_bot as arena_check_bot
+from arena.sdk import BotInfo, create_server
 
 from .test_check_bot import ROOT, check_bot, running
 
@@ -144,3 +151,23 @@ def test_check_bot_folds_the_faults_of_a_broken_stream() -> None:
                   "later decision(s) DISCONNECTED" in line]  # fmt: skip
         assert len(folded) == 1, run.stdout
     assert "the stream is closed (" not in run.stdout
+
+
+def test_an_endpoint_host_is_never_read_as_another_uri_scheme() -> None:
+    # "unix-abstract:PORT" is a valid HOST:PORT, but gRPC reads such a target as the
+    # abstract Unix socket named PORT unless the arena asks for the DNS resolver. A bot
+    # listens on that socket here: the arena must not reach it.
+    name = str(random.SystemRandom().randrange(10_000, 65_536))
+
+    async def main() -> CheckReport:
+        server, _ = await create_server(
+            RandomPolicy, info=BotInfo(name="abstract"), address=f"unix-abstract:{name}"
+        )
+        try:
+            return await arena_check_bot(f"unix-abstract:{name}", 1, 1000, 1, hello_timeout_s=2)
+        finally:
+            await server.stop(None)
+
+    report = asyncio.run(main())
+    assert report.hello_error, "the arena reached a Unix socket through a HOST:PORT"
+    assert report.games == 0
