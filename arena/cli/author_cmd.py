@@ -13,6 +13,7 @@ from typing import Any, Final
 import grpc
 
 from arena.league.leaderboard import Row, render
+from arena.store.registry import MAX_REASON, MAX_VERSION, clean_text
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .arena_client import (
@@ -34,6 +35,14 @@ STATUS_NAMES: Final = {
 """Status enum -> the word shown."""
 POLL_S: Final = 0.3
 """How often ``submit`` looks at a bot under verification."""
+MAX_FIELD: Final = 300
+"""Characters of a name, owner, endpoint or ladder status printed in a table."""
+
+
+def screen_text(text: str, limit: int = MAX_FIELD) -> str:
+    """Text from an arena, safe for a terminal: whatever an arena (or a bot through it)
+    sends, no escape sequence, line break or bidi override reaches the screen."""
+    return clean_text(text, limit)
 
 
 def register(sub: Any) -> None:
@@ -120,8 +129,8 @@ def _need_token(args: argparse.Namespace) -> None:
 
 def _describe(bot: arena_pb2.SubmittedBot) -> str:
     status = STATUS_NAMES.get(bot.status, "?")
-    reason = f" ({bot.status_reason})" if bot.status_reason else ""
-    return f"bot {bot.name!r}: {status}{reason}"
+    reason = f" ({screen_text(bot.status_reason, MAX_REASON)})" if bot.status_reason else ""
+    return f"bot {screen_text(bot.name)!r}: {status}{reason}"
 
 
 def _await_verdict(
@@ -151,8 +160,9 @@ def _await_verdict(
         print(_describe(now))
         if now.status == arena_pb2.BOT_STATUS_ACTIVE:
             print(
-                f"It plays on ladder {reply.ladder} ({reply.ladder_status}). Watch it: "
-                f"arena leaderboard --arena {args.arena}"
+                f"It plays on ladder {screen_text(reply.ladder)} "
+                f"({screen_text(reply.ladder_status)}). Watch it: arena leaderboard "
+                f"--arena {args.arena}"
             )
             return 0
         return 1
@@ -230,20 +240,24 @@ def run_bots(args: argparse.Namespace) -> int:
                 )
             )
             return 0
-        print(f"ladder {reply.ladder}: {reply.ladder_status}")
+        print(f"ladder {screen_text(reply.ladder)}: {screen_text(reply.ladder_status)}")
         if not reply.bots:
             print("no bots yet; submit one with: arena submit --name N --endpoint HOST:PORT")
         for bot in reply.bots:
-            status = STATUS_NAMES.get(bot.status, "?")
-            where = f"  {bot.endpoint}" if bot.endpoint else ""
-            reason = f"  ({bot.status_reason})" if bot.status_reason else ""
-            print(
-                f"{bot.name:<20} {bot.owner:<12} {status:<10} {bot.matches:>5} matches  "
-                f"{bot.version or '-'}{where}{reason}"
-            )
+            print(bot_line(bot))
         return 0
 
     return _guarded(args, body)
+
+
+def bot_line(bot: arena_pb2.SubmittedBot) -> str:
+    """One bot as a line of the ``arena bots`` table, every field cleaned (``screen_text``)."""
+    status = STATUS_NAMES.get(bot.status, "?")
+    where = f"  {screen_text(bot.endpoint)}" if bot.endpoint else ""
+    reason = f"  ({screen_text(bot.status_reason, MAX_REASON)})" if bot.status_reason else ""
+    version = screen_text(bot.version, MAX_VERSION) or "-"
+    name, owner = screen_text(bot.name), screen_text(bot.owner)
+    return f"{name:<20} {owner:<12} {status:<10} {bot.matches:>5} matches  {version}{where}{reason}"
 
 
 def _bot_json(bot: arena_pb2.SubmittedBot) -> dict[str, Any]:
@@ -272,7 +286,7 @@ def run_leaderboard(args: argparse.Namespace) -> int:
         rows = [
             Row(
                 rank=r.rank,
-                name=r.name,
+                name=screen_text(r.name),
                 conservative=r.conservative,
                 mu=r.mu,
                 sigma=r.sigma,
@@ -292,10 +306,10 @@ def run_leaderboard(args: argparse.Namespace) -> int:
             print(json.dumps(data, indent=2))
             return 0
         if rows:
-            print(render(rows, "table", reply.ladder))
+            print(render(rows, "table", screen_text(reply.ladder)))
         else:
-            print(f"ladder {reply.ladder}: no rated matches yet")
-        print(reply.ladder_status)
+            print(f"ladder {screen_text(reply.ladder)}: no rated matches yet")
+        print(screen_text(reply.ladder_status))
         return 0
 
     return _guarded(args, body)

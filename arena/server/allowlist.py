@@ -118,6 +118,11 @@ class Allowlist:
             raise AllowlistError("give at least one --allow pattern (default: loopback)")
         self.rules = tuple(parse_rule(p) for p in patterns)
 
+    @property
+    def text(self) -> str:
+        """The patterns as written, comma-separated."""
+        return ", ".join(rule.text for rule in self.rules)
+
     def refusal(self, endpoint: str) -> str | None:
         """Why ``endpoint`` is refused, or None if it is allowed. Pure: no DNS, no
         connection."""
@@ -128,9 +133,35 @@ class Allowlist:
         bare = host[1:-1] if host.startswith("[") else host
         if any(rule.allows(bare, port) for rule in self.rules):
             return None
-        allowed = ", ".join(rule.text for rule in self.rules)
         return (
-            f"endpoint {endpoint!r} is outside this arena's allowlist ({allowed}); the arena "
+            f"endpoint {endpoint!r} is outside this arena's allowlist ({self.text}); the arena "
             "connects only to hosts its organizer allows. Run your bot on an allowed host, "
             "or ask the organizer to add yours (arena serve --allow PATTERN)"
         )
+
+
+LOOPBACK: Final = "loopback"
+"""The host of ``endpoint_key`` for every loopback address and for ``localhost``."""
+
+
+def endpoint_key(endpoint: str) -> str:
+    """``endpoint`` as the one bot process it reaches, to find the same endpoint under
+    another spelling: no ``tls://``, addresses in canonical form (IPv4-mapped IPv6 as
+    IPv4), names in lower case without a final dot, and every loopback address and
+    ``localhost`` (``*.localhost``, RFC 6761) as one host, since a bot listening on
+    ``0.0.0.0`` or ``[::]`` answers on all of them. Pure, as ``Allowlist.refusal``:
+    other names are never resolved. Text that is no endpoint is keyed as written."""
+    try:
+        host, port, _ = parse_bot_endpoint(endpoint)
+    except EndpointError:
+        return endpoint.strip().lower()
+    bare = host[1:-1] if host.startswith("[") else host
+    address = _address(bare)
+    if address is None:
+        name = bare.lower().rstrip(".")
+        canonical = LOOPBACK if name == "localhost" or name.endswith(".localhost") else name
+    else:
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+        canonical = LOOPBACK if address.is_loopback else str(address)
+    return f"{canonical}:{port}"

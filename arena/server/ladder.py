@@ -10,6 +10,13 @@ its bots are simply matched again after the restart.
 
 Match seeds come from ``secrets``: a seed that could be derived from anything public
 would let a bot know the deal in advance.
+
+An endpoint is dialled only if this run's allowlist allows it: the database may hold
+endpoints submitted under a wider ``--allow``. Such a bot is suspended when the ladder
+starts, before it is verified, and before it is seated.
+
+Whatever a bot says (its Hello, its errors, its faults' details) reaches the store and
+the log only through ``clean_text`` (the store cleans reasons and versions itself).
 """
 
 from __future__ import annotations
@@ -33,16 +40,20 @@ from arena.referee.hello import hello
 from arena.referee.record import encode_record
 from arena.store import Store
 from arena.store.registry import (
+    MAX_REASON,
+    MAX_VERSION,
     BotEntry,
     BotStatus,
     change_bot,
     claim_match_index,
+    clean_text,
     ensure_league,
     get_bot,
     list_bots,
 )
 from arena.store.sqlite import RatingRow
 
+from .allowlist import Allowlist
 from .config import ServeConfig
 from .matchmaking import Matchmaker
 from .verify import verify_bot
@@ -79,6 +90,7 @@ class Ladder:
         self.store = store
         self._roots = root_certificates
         self.pool = ChannelPool(root_certificates=root_certificates)
+        self.allowlist = Allowlist(config.allow)
         tiebreak = ab.preset(config.preset).tiebreak
         self.model = RatingModel(tau=config.tau, draw_probability=draw_probability_for(tiebreak))
         self.skills: dict[str, Skill] = {}
@@ -126,7 +138,11 @@ class Ladder:
 
     async def run(self) -> None:
         """Schedule matches until ``shutdown``; first resume verifications that a
-        previous run left unfinished."""
+        previous run left unfinished; first of all, suspend the bots whose endpoints
+        this run's allowlist does not allow."""
+        for entry in list_bots(self.store):
+            if entry.status in (BotStatus.ACTIVE, BotStatus.VERIFYING):
+                self._suspend_if_not_allowed(entry)
         for entry in list_bots(self.store):
             if entry.status is BotStatus.VERIFYING:
                 self.verify(entry.name)
@@ -152,7 +168,11 @@ class Ladder:
 
     def _start_matches(self) -> None:
         size = self.config.table_size
-        active = [b for b in list_bots(self.store) if b.status is BotStatus.ACTIVE]
+        active = [
+            b
+            for b in list_bots(self.store)
+            if b.status is BotStatus.ACTIVE and not self._suspend_if_not_allowed(b)
+        ]
         self.active_bots = len(active)
         by_name = {b.name: b for b in active}
         now = asyncio.get_running_loop().time()
@@ -177,6 +197,30 @@ class Ladder:
             task = asyncio.create_task(self._play(table), name=f"ladder {' '.join(seats)}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    def _suspend_if_not_allowed(self, bot: BotEntry) -> bool:
+        """Suspend ``bot`` if this run's allowlist does not allow its endpoint (it was
+        submitted under a wider ``--allow``); True if so. Pure: nothing is dialled."""
+        if self.allowlist.refusal(bot.endpoint) is None:
+            return False
+        self.cancel_verification(bot.name)
+        change_bot(
+            self.store,
+            bot.name,
+            status=BotStatus.SUSPENDED,
+            status_reason=(
+                f"its endpoint {bot.endpoint} is not allowed by this arena's --allow, so "
+                "the arena does not connect to it; run the bot on an allowed host, then: "
+                f"arena update --name {bot.name} --endpoint HOST:PORT"
+            ),
+        )
+        log.warning(
+            "bot %s suspended: its endpoint %s is not allowed by --allow (%s)",
+            bot.name,
+            clean_text(bot.endpoint, MAX_REASON),
+            self.allowlist.text,
+        )
+        return True
 
     @property
     def status(self) -> str:
@@ -229,7 +273,11 @@ class Ladder:
                     for b in table
                 )
             )
-            down = [(b, a.error) for b, a in zip(table, answers, strict=True) if a.error]
+            down = [
+                (b, clean_text(a.error, MAX_REASON))
+                for b, a in zip(table, answers, strict=True)
+                if a.error
+            ]
             for bot, error in down:
                 self._count_failure(bot, f"unreachable before a match: {error}")
             if down:
@@ -325,7 +373,7 @@ class Ladder:
             self._count_failure(
                 now,
                 f"forfeited {played_in} after {len(seat.faults)} fault(s), first "
-                f"{first.kind}: {first.detail}",
+                f"{first.kind}: {clean_text(first.detail, MAX_REASON)}",
                 changes,
             )
             return
@@ -340,6 +388,7 @@ class Ladder:
         now = self._still_same(bot)
         if now is None:
             return
+        reason = clean_text(reason, MAX_REASON)
         streak = now.failing_streak + 1
         update: dict[str, Any] = {**(changes or {}), "failing_streak": streak}
         if streak >= self.config.suspend_after:
@@ -377,6 +426,9 @@ class Ladder:
         bot = get_bot(self.store, name)
         if bot is None or bot.status is not BotStatus.VERIFYING:
             return
+        if self._suspend_if_not_allowed(bot):
+            self.wake()
+            return
         config = self.config
         async with self._verify_slots:
             change_bot(
@@ -400,6 +452,8 @@ class Ladder:
                 verdict_ok, reason, version = False, f"the arena failed: {error!r}", ""
             else:
                 verdict_ok, reason, version = verdict.ok, verdict.reason, verdict.version
+        # The bot's own words (its Hello, its errors): cleaned before the log and store.
+        reason, version = clean_text(reason, MAX_REASON), clean_text(version, MAX_VERSION)
         now = get_bot(self.store, name)
         if now is None or now.status is not BotStatus.VERIFYING or now.endpoint != bot.endpoint:
             return  # retired or changed meanwhile; a newer verification decides

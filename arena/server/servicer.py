@@ -4,12 +4,16 @@ Every change is checked in this order, so nothing is stored or connected to befo
 request is known to be acceptable: the token (UNAUTHENTICATED), the shutdown
 (UNAVAILABLE), the owner's rate limit (RESOURCE_EXHAUSTED), the fields
 (INVALID_ARGUMENT), the allowlist (PERMISSION_DENIED, before any connection), then the
-name (ALREADY_EXISTS) or the ownership (NOT_FOUND, PERMISSION_DENIED).
+name (ALREADY_EXISTS) or the ownership (NOT_FOUND, PERMISSION_DENIED), then whether
+another bot already uses the endpoint (ALREADY_EXISTS). An update without a new
+endpoint checks the stored one against the allowlist as a new one would be: the
+organizer may have narrowed ``--allow`` since it was submitted.
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import replace
 from typing import Any, Final
 
@@ -33,7 +37,7 @@ from arena.store.registry import (
 )
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
-from .allowlist import Allowlist
+from .allowlist import Allowlist, endpoint_key
 from .auth import caller
 from .config import MAX_DESCRIPTION, ServeConfig
 from .errors import abort
@@ -111,9 +115,35 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
                 Code.INVALID_ARGUMENT,
                 f"the description has {len(text)} characters; the limit is {MAX_DESCRIPTION}",
             )
-        if any(ord(c) < 32 and c not in "\t\n" for c in text):
+        if any(_unsafe(c) for c in text):
             await abort(context, Code.INVALID_ARGUMENT, "the description has control characters")
         return text
+
+    async def _endpoint_free(self, context: Any, owner: str, name: str, endpoint: str) -> None:
+        """Refuse an endpoint another bot that is not retired already uses, under any
+        spelling (``allowlist.endpoint_key``): one bot process holds one ladder entry.
+        Another owner's bot is not named (its endpoint is its owner's to know)."""
+        key = endpoint_key(endpoint)
+        for other in list_bots(self.store):
+            if (
+                other.name == name
+                or other.status is BotStatus.RETIRED
+                or endpoint_key(other.endpoint) != key
+            ):
+                continue
+            whose = (
+                f"your bot {other.name!r} (retire it, or move it with `arena update "
+                f"--name {other.name} --endpoint NEW`)"
+                if other.owner == owner
+                else "another owner's bot"
+            )
+            await abort(
+                context,
+                Code.ALREADY_EXISTS,
+                f"the endpoint {endpoint!r} is taken: {whose} already plays there (the same "
+                "host and port, possibly spelled otherwise). One bot process holds one "
+                "ladder entry; run this bot on a port of its own",
+            )
 
     async def _own_bot(self, context: Any, owner: str, name: str) -> BotEntry:
         bot = get_bot(self.store, await self._name(context, name))
@@ -154,8 +184,16 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             f"the name {name!r} is taken; choose another name (or, if it is your bot, "
             "change it with `arena update`)"
         )
-        if name_taken(self.store, name):
+        existing = name_taken(self.store, name)
+        if existing is not None:
+            if existing != name:
+                taken = (
+                    f"the name {name!r} is taken: {existing!r} exists, and names that differ "
+                    "only in case are one name here; choose another name"
+                )
             await abort(context, Code.ALREADY_EXISTS, taken)
+        await self._endpoint_free(context, owner, name, endpoint)
+        # No await from the checks to the insert: nothing else runs in between.
         try:
             bot = add_bot(self.store, name, owner, endpoint, description)
         except NameTakenError:
@@ -176,8 +214,15 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         }
         if request.endpoint:
             changes["endpoint"] = await self._endpoint(context, request.endpoint)
+        else:
+            # The stored endpoint, against the allowlist of this run (it may be narrower
+            # than the one it was submitted under): never dialled if it is not allowed.
+            refusal = self.allowlist.refusal(bot.endpoint)
+            if refusal is not None:
+                await abort(context, Code.PERMISSION_DENIED, refusal)
         if request.HasField("description"):
             changes["description"] = await self._description(context, request.description)
+        await self._endpoint_free(context, owner, bot.name, changes.get("endpoint", bot.endpoint))
         bot = change_bot(self.store, bot.name, **changes)
         self.ladder.verify(bot.name)
         self.ladder.wake()
@@ -300,6 +345,21 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             reply.replay.extend(replay_lines(lines, None))
             reply.record_json.extend(json.dumps(line, separators=(",", ":")) for line in lines)
         return reply
+
+
+_BIDI_CONTROLS: Final = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""Characters that reorder the text around them on screen."""
+
+
+def _unsafe(char: str) -> bool:
+    """A character a description may not hold: a control character other than tab and
+    newline (C0, DEL, C1 with ESC and U+009B), a line or paragraph separator, or a bidi
+    control."""
+    if char in "\t\n":
+        return False
+    return char in _BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp")
 
 
 def _reranked(row: Row, rank: int) -> Row:

@@ -6,7 +6,7 @@ from typing import Final
 
 from arena.league.leaderboard import Row
 from arena.referee.channels import split_tls
-from arena.store.registry import BotEntry, BotStatus
+from arena.store.registry import MAX_REASON, MAX_VERSION, BotEntry, BotStatus, clean_text
 from arena.store.sqlite import MatchRow
 from arena.v1 import arena_pb2
 
@@ -23,11 +23,15 @@ STATUS: Final = {
 
 def bot_message(bot: BotEntry, *, matches: int, show_endpoint: bool) -> arena_pb2.SubmittedBot:
     """A bot as the Arena service shows it: the endpoint only to its owner (also out
-    of the status reason, where error messages may quote it)."""
-    reason = bot.status_reason
-    if not show_endpoint:
-        _, host_port = split_tls(bot.endpoint)
-        reason = reason.replace(host_port, "ENDPOINT") if host_port else reason
+    of the status reason, where error messages may quote it); the status reason and
+    version cleaned and capped again (a database written before they were cleaned on
+    the way in may hold anything)."""
+    _, host_port = split_tls(bot.endpoint)
+    hide = not show_endpoint and bool(host_port)
+    reason = bot.status_reason.replace(host_port, "ENDPOINT") if hide else bot.status_reason
+    reason = clean_text(reason, MAX_REASON)
+    if hide:
+        reason = _cut_inside(reason, host_port)
     return arena_pb2.SubmittedBot(
         name=bot.name,
         owner=bot.owner,
@@ -35,13 +39,24 @@ def bot_message(bot: BotEntry, *, matches: int, show_endpoint: bool) -> arena_pb
         description=bot.description,
         status=STATUS[bot.status],
         status_reason=reason,
-        version=bot.version,
+        version=clean_text(bot.version, MAX_VERSION),
         matches=matches,
         placement_left=bot.placement_left,
         failing_streak=bot.failing_streak,
         created_at=bot.created_at,
         updated_at=bot.updated_at,
     )
+
+
+def _cut_inside(reason: str, host_port: str) -> str:
+    """``reason`` without the first part of ``host_port`` where it was cut to its cap
+    (it then ends in an ellipsis) inside it."""
+    if reason.endswith("\u2026"):
+        body = reason[:-1]
+        for size in range(min(len(host_port) - 1, len(body)), 0, -1):
+            if body.endswith(host_port[:size]):
+                return body[:-size] + "\u2026"
+    return reason
 
 
 def leaderboard_row(row: Row, status: BotStatus | None) -> arena_pb2.LeaderboardRow:

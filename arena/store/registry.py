@@ -10,13 +10,41 @@ from __future__ import annotations
 import enum
 import sqlite3
 import time
+import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .sqlite import Store
 
 SUBMITTED = "submitted"
 """The ``bots.kind`` of a bot submitted through the Arena service."""
+MAX_VERSION: Final = 100
+"""Characters of a bot's ``version`` (from its Hello) kept, shown and logged."""
+MAX_REASON: Final = 300
+"""Characters of a status reason (often quoting a bot's words) kept, shown and logged."""
+_UNSAFE_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""Control (C0, DEL, C1 with ESC and CSI U+009B), format (bidi overrides and isolates,
+zero-width characters, BOM), surrogates, line and paragraph separators."""
+
+
+def clean_text(text: str, limit: int) -> str:
+    """``text`` (a bot's words, or anything that quotes them) safe to store, log and print
+    on a terminal: at most ``limit`` characters (the last an ellipsis when cut), with tabs
+    and line breaks as spaces and every other control, format or separator character
+    (ANSI escapes, bidi overrides, zero-width characters) as ``?``."""
+    cut = len(text) > limit
+    if cut:
+        text = text[: max(limit - 1, 0)]
+    cleaned = "".join(_safe_char(c) for c in text)
+    return cleaned + "\u2026" if cut else cleaned
+
+
+def _safe_char(char: str) -> str:
+    if char in "\t\n\r\v\f":
+        return " "
+    if unicodedata.category(char) in _UNSAFE_CATEGORIES:
+        return "?"
+    return char
 
 
 class BotStatus(enum.StrEnum):
@@ -80,9 +108,11 @@ def _entry(row: sqlite3.Row) -> BotEntry:
     )
 
 
-def name_taken(store: Store, name: str) -> bool:
-    """True if any bot (submitted or of a league) has this name."""
-    return bool(store.read("SELECT 1 FROM bots WHERE name = ?", (name,)))
+def name_taken(store: Store, name: str) -> str | None:
+    """The name of any bot (submitted or of a league) named ``name`` up to case ("MyBot"
+    takes "mybot" too: names are ASCII), or None."""
+    rows = store.read("SELECT name FROM bots WHERE name = ? COLLATE NOCASE LIMIT 1", (name,))
+    return str(rows[0][0]) if rows else None
 
 
 def add_bot(store: Store, name: str, owner: str, endpoint: str, description: str) -> BotEntry:
@@ -136,7 +166,12 @@ _CHANGEABLE = frozenset(
 
 def change_bot(store: Store, name: str, **changes: Any) -> BotEntry:
     """Set columns of a submitted bot (``endpoint=`` sets ``target``) and its
-    ``updated_at``; returns the bot as stored. KeyError if there is no such bot."""
+    ``updated_at``; returns the bot as stored. KeyError if there is no such bot. The
+    status reason and version are cleaned (``clean_text``): they may quote a bot."""
+    if "status_reason" in changes:
+        changes["status_reason"] = clean_text(str(changes["status_reason"]), MAX_REASON)
+    if "version" in changes:
+        changes["version"] = clean_text(str(changes["version"]), MAX_VERSION)
     if "endpoint" in changes:
         changes["target"] = changes.pop("endpoint")
     unknown = set(changes) - _CHANGEABLE
