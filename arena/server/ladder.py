@@ -116,6 +116,8 @@ class Ladder:
         self._tasks: set[asyncio.Task[None]] = set()
         self._verifying: dict[str, asyncio.Task[None]] = {}
         self._verify_slots = asyncio.Semaphore(VERIFY_AT_ONCE)
+        self._owner_turns: dict[str, asyncio.Lock] = {}
+        """Per owner: held while one of its bots is verified."""
         self._wake = asyncio.Event()
         self._stopping = False
         self._logged_status = ""
@@ -430,7 +432,10 @@ class Ladder:
             self.wake()
             return
         config = self.config
-        async with self._verify_slots:
+        # One verification at a time per owner, and only then a shared slot: an owner's
+        # slow bots queue behind each other instead of holding every slot.
+        turn = self._owner_turns.setdefault(bot.owner, asyncio.Lock())
+        async with turn, self._verify_slots:
             change_bot(
                 self.store,
                 name,
