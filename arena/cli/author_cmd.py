@@ -223,11 +223,20 @@ def run_bots(args: argparse.Namespace) -> int:
     """ListBots as a table or JSON."""
 
     def body(stub: arena_pb2_grpc.ArenaStub) -> int:
-        reply = stub.ListBots(
-            arena_pb2.ListBotsRequest(owner=args.owner),
-            timeout=CALL_TIMEOUT_S,
-            metadata=metadata(args.token),
-        )
+        request = arena_pb2.ListBotsRequest(owner=args.owner)
+        try:
+            reply = stub.ListBots(request, timeout=CALL_TIMEOUT_S, metadata=metadata(args.token))
+        except grpc.RpcError as error:
+            if not args.token or error.code() != grpc.StatusCode.UNAUTHENTICATED:
+                raise
+            # The list is public; a token only adds the owner's endpoints. Say why it is
+            # not used, and list without it.
+            print(
+                f"arena bots: the token was not accepted ({error.details()}); listing "
+                "without it (your endpoints are not shown)",
+                file=sys.stderr,
+            )
+            reply = stub.ListBots(request, timeout=CALL_TIMEOUT_S)
         if args.format == "json":
             print(
                 json.dumps(
