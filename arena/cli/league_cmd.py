@@ -168,8 +168,9 @@ def _close_discarding_new(store: Store, db: str, new_file: bool) -> None:
     """Close the store; a database file this run created and that holds no league
     (the league was refused before it began) is removed, not left behind empty."""
     empty = not store.read("SELECT 1 FROM leagues LIMIT 1")
+    alone = new_file and empty and store.alone()  # no other process has it open
     store.close()
-    if new_file and empty:
+    if alone:
         for suffix in ("", "-wal", "-shm", ".lock"):
             Path(db + suffix).unlink(missing_ok=True)
 

@@ -4,11 +4,8 @@ transaction, so a killed process leaves either both or neither."""
 
 from __future__ import annotations
 
-import errno
-import fcntl
-import hashlib
+import contextlib
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -17,6 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from .locks import LockBusyError, LockFile
 from .migrations import APPLICATION_ID, MIGRATIONS
 
 
@@ -97,7 +95,7 @@ class Store:
         except (sqlite3.Error, OSError) as error:
             raise StoreError(f"cannot open database {self.path}: {error}") from None
         self._db.row_factory = sqlite3.Row
-        self._claims: int | None = None  # the lock file's descriptor, once claimed
+        self._locks: LockFile | None = None  # DB.lock, once a lock is taken
         try:
             self._refuse_foreign()  # before any write, WAL mode included
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -110,6 +108,12 @@ class Store:
         except StoreError:
             self._db.close()
             raise
+        if create:
+            # A writer says it has the database open, so that a league refused before it
+            # began never removes a file another process has just started to use.
+            # No lock file (a read-only folder, say) loses only that safety.
+            with contextlib.suppress(StoreError, LockBusyError, OSError):
+                self._lock_file().share_open()
 
     def _check_existing_file(self) -> None:
         """Refuse, before writing anything, a file that is not an arena database."""
@@ -173,29 +177,35 @@ class Store:
     def close(self) -> None:
         """Close the connection (and give up every claim)."""
         self._db.close()
-        if self._claims is not None:
-            os.close(self._claims)
-            self._claims = None
+        if self._locks is not None:
+            self._locks.close()
+            self._locks = None
 
     def claim(self, name: str, busy: str) -> None:
-        """Claim ``name`` on this database for this process until ``close()``: another
-        process claiming the same name gets StoreError(``busy``). For what two processes
-        must never do to one database at once (run the same league, serve the same
-        ladder). The claim is an advisory lock on one byte of ``DB.lock``, derived from
-        the name, so the kernel drops it with the process, even after SIGKILL."""
-        if self._claims is None:
+        """Claim ``name`` on this database until ``close()``: any other Store (in this or
+        another process) claiming the same name gets StoreError(``busy``). For what must
+        never run twice at once on one database (the same league, a server). See
+        ``locks.py``: the kernel drops the claim with the process, even after SIGKILL."""
+        try:
+            self._lock_file().claim(name)
+        except LockBusyError:
+            raise StoreError(busy) from None
+        except OSError as error:
+            raise StoreError(f"cannot lock {self.path}.lock: {error}") from None
+
+    def alone(self) -> bool:
+        """Whether no other Store has this database open (checked just before removing a
+        database nobody used, so another process's data is never deleted)."""
+        return self._lock_file().alone()
+
+    def _lock_file(self) -> LockFile:
+        if self._locks is None:
             lock_path = self.path.with_name(self.path.name + ".lock")
             try:
-                self._claims = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+                self._locks = LockFile(lock_path)
             except OSError as error:
                 raise StoreError(f"cannot open the lock file {lock_path}: {error}") from None
-        offset = int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "big") >> 1
-        try:
-            fcntl.lockf(self._claims, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, offset)
-        except OSError as error:
-            if error.errno in (errno.EACCES, errno.EAGAIN):
-                raise StoreError(busy) from None
-            raise StoreError(f"cannot lock {self.path}.lock: {error}") from None
+        return self._locks
 
     def read(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
         """The rows of one read-only query (for modules that add their own tables)."""

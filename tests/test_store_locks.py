@@ -1,0 +1,80 @@
+"""Claims on a database (``Store.claim``) and the "is anybody else here" check that
+guards removing a database: real files, real processes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.store import Store, StoreError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_claim_excludes_another_store_even_in_the_same_process(tmp_path: Path) -> None:
+    db = tmp_path / "x.db"
+    first, second = Store(db), Store(db)
+    try:
+        first.claim("league a", "busy")
+        with pytest.raises(StoreError, match="busy"):
+            second.claim("league a", "busy")
+        second.claim("league b", "busy")  # another name is free
+        second.close()  # closing another Store must not drop the first one's claim
+        third = Store(db)
+        try:
+            with pytest.raises(StoreError, match="busy"):
+                third.claim("league a", "busy")
+        finally:
+            third.close()
+    finally:
+        first.close()
+    again = Store(db)  # a closed Store's claims are gone
+    try:
+        again.claim("league a", "busy")
+    finally:
+        again.close()
+
+
+def test_alone_sees_another_open_store(tmp_path: Path) -> None:
+    db = tmp_path / "x.db"
+    mine = Store(db)
+    try:
+        assert mine.alone()
+        other = Store(db)
+        assert not mine.alone()
+        other.close()
+        assert mine.alone()
+    finally:
+        mine.close()
+
+
+def test_a_refused_league_keeps_a_database_another_process_opened(tmp_path: Path) -> None:
+    # League B creates the file, then fails (its bot dies before listening); meanwhile
+    # this test (another process) opened the database. B must not remove it.
+    db = tmp_path / "shared.db"
+    dying = 'python -c "import time; time.sleep(1.5); raise SystemExit(3)"'
+    league = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "league", "--bot", f"a=cmd:{dying}", "--bot",
+         "b=random", "--table-size", "2", "--matches", "1", "--db", str(db), "--quiet"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    store = None
+    try:
+        deadline = time.monotonic() + 20
+        while not db.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        store = Store(db)
+        _, err = league.communicate(timeout=60)
+        assert league.returncode == 2
+        assert "exited with status 3" in err
+        assert db.exists(), "the refused league removed a database in use"
+        assert Path(f"{db}.lock").exists()
+    finally:
+        league.kill()
+        league.wait(timeout=10)
+        if store is not None:
+            store.close()
