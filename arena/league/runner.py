@@ -97,6 +97,10 @@ def check_identity(config: LeagueConfig, stored: dict[str, object]) -> None:
     """A stored league must have been started with the same configuration."""
     saved = json.loads(str(stored["config_json"]))
     old, new = saved.get("identity") or {}, json.loads(json.dumps(config.identity()))
+    if "seed" not in saved and new.get("seed") is None:
+        # Created before seeds were drawn at random (the default was 1): the same
+        # command, without --seed, still resumes it with its own seed.
+        new["seed"] = old.get("seed")
     if old != new:
         changed = ", ".join(
             f"{key} {old.get(key)!r} -> {new.get(key)!r}"

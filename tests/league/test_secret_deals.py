@@ -153,3 +153,23 @@ def test_a_match_finished_before_a_kill_is_rated_as_played_not_dealt_again(
         starts = [e["match_id"] for e in _spied(log) if e["event"] == "start"]
         assert len(starts) == 1
         assert str(starts[0]).endswith("/000001")
+
+
+def test_a_named_league_from_before_random_seeds_resumes_with_its_command(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "old.db"
+    args = ["league", "--name", "old", "--bot", "a=random", "--bot", "b=random",
+            "--table-size", "2", "--db", str(db), "--quiet"]  # fmt: skip
+    assert arena(*args, "--matches", "2", "--seed", "1").returncode == 0
+    # As the arena stored it before: seed 1 (the old default) in the identity and the
+    # settings, and no drawn seed of its own.
+    with sqlite3.connect(db) as conn:
+        (config_json,) = conn.execute("SELECT config_json FROM leagues").fetchone()
+        legacy = json.loads(config_json)
+        del legacy["seed"]
+        conn.execute("UPDATE leagues SET config_json = ?", (json.dumps(legacy),))
+    run = arena(*args, "--matches", "2")
+    assert run.returncode == 0, run.stderr
+    assert "resumed after 2" in run.stdout  # the same league, already played out
+    assert len(_seeds(db)) == 2
