@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import secrets
 import sys
-from pathlib import Path
 from typing import Any
 
 from arena.games import abluxxen as ab
@@ -18,6 +16,7 @@ from arena.referee.hello import hello, unsupported
 from arena.referee.record import write_record
 
 from .entrants import EntrantError, EntrantSpec, builtin_factory, parse_entrants
+from .paths import output_path_problem
 
 
 def add_match_options(parser: argparse.ArgumentParser) -> None:
@@ -70,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     ):
         if value < 0:
             return _fail(f"{option} {value} must not be negative")
-    if args.record and (problem := record_path_problem(args.record)):
+    if args.record and (problem := output_path_problem(args.record, "match.jsonl.gz")):
         return _fail(f"--record {args.record}: {problem}")
     spec = match_spec(config, args)
     seed = spec.seed
@@ -91,22 +90,6 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(f"record written to {args.record}")
     return 0
-
-
-def record_path_problem(path: str) -> str | None:
-    """Why a record could not be written to ``path`` (checked before the match is
-    played, so a typo costs no match), or None. Missing folders are made."""
-    target = Path(path)
-    if target.is_dir() or path.endswith(("/", os.sep)):
-        return f"that is a directory; give a file name, e.g. {target / 'match.jsonl.gz'}"
-    for parent in target.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                return f"{parent} is a file, not a directory"
-            if not os.access(parent, os.W_OK | os.X_OK):
-                return f"no permission to write in {parent}"
-            break
-    return None
 
 
 def match_spec(config: ab.GameConfig, args: argparse.Namespace) -> MatchSpec:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,6 +14,7 @@ from arena.store import Store, StoreError
 
 from . import arena_views
 from .arena_views import add_remote_options
+from .paths import output_path_problem
 
 EXAMPLE_LADDER: Final = "league-07858f1b84/abluxxen/amigo/3p"
 """What a ladder is called: ``LEAGUE/abluxxen/PRESET/Np``."""
@@ -101,13 +101,8 @@ def _same_file(output: Path, db: Path) -> bool:
 def _write(path: str, text: str, db: str) -> str | None:
     """Write ``text`` to ``path`` (making its parent directories); why not, if it failed."""
     target = Path(path)
-    if target.is_dir() or path.endswith(("/", os.sep)):
-        return "it is a directory; give a file name, e.g. " + str(target / "ratings.html")
-    for parent in target.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                return f"{parent} is a file, not a directory"
-            break
+    if problem := output_path_problem(path, "ratings.html"):
+        return problem
     if _same_file(target, Path(db)):
         return "it is the database being read; give another file name"
     try:

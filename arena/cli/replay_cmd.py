@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.league.config import DEFAULT_DB
+from arena.league.schedule import tables_per_group
 from arena.referee.record import RecordError, decode_record, read_record
 from arena.referee.replay import replay_lines
 from arena.store import Store, StoreError
@@ -85,7 +86,9 @@ def _refuse_a_deal_still_in_play(store: Store, match_id: str) -> None:
     settings = json.loads(str(league["config_json"])).get("settings", {})
     if not settings.get("duplicate") or league["status"] == "finished":
         return  # a finished league plays no more tables of any deal
-    tables = len(settings.get("bots", [])) // max(1, int(settings.get("table_size", 1)))
+    tables = tables_per_group(
+        len(settings.get("bots", [])), max(1, int(settings.get("table_size", 1))), True
+    )
     played = sum(1 for m in store.matches(league_id=match.league_id) if m.seed == match.seed)
     if played < tables:
         raise RecordError(

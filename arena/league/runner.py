@@ -231,13 +231,18 @@ class _Entrants:
 
 
 def _finished(
-    config: LeagueConfig, table: Table, outcome: MatchOutcome, league_id: str
+    config: LeagueConfig,
+    game_json: dict[str, object],
+    table: Table,
+    outcome: MatchOutcome,
+    league_id: str,
 ) -> HeldMatch:
-    """A finished match as the store will record it."""
+    """A finished match as the store will record it (``game_json``: the league's game
+    configuration as JSON, the same for every match)."""
     row, faults = match_rows(
         outcome, league_id=league_id, index=table.index, ladder=config.ladder, seed=table.seed
     )
-    game = {"game": config.game_config().to_json(), "seats": list(table.seats)}
+    game = {"game": game_json, "seats": list(table.seats)}
     return HeldMatch(row, game, faults, encode_record(outcome.record, outcome.game_record_json))
 
 
@@ -314,6 +319,7 @@ async def run_league(
         model=model,
     )
     game_config = config.game_config()
+    game_json = game_config.to_json()
     started = time.monotonic()
     buffered: dict[int, HeldMatch] = {}
     held = store.held_matches(league_id)  # finished before a kill, not rated yet
@@ -398,7 +404,7 @@ async def run_league(
         for seat_outcome in outcome.seats:
             if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
                 await entrants.after_disconnect(seat_outcome.name)
-        finished = _finished(config, table, outcome, league_id)
+        finished = _finished(config, game_json, table, outcome, league_id)
         if table.index != committed:
             # An earlier match still runs: keep this one safe from a kill until then.
             store.hold_match(finished.match, finished.config, finished.faults, finished.record)

@@ -43,6 +43,12 @@ def derived_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def tables_per_group(bots: int, table_size: int, duplicate: bool) -> int:
+    """Tables that play one deal: in a duplicate league as many disjoint tables as the
+    bots fill (each bot sees a deal at most once), else 1."""
+    return bots // table_size if duplicate else 1
+
+
 class Scheduler:
     """Generates tables in index order."""
 
@@ -76,7 +82,7 @@ class Scheduler:
     @property
     def tables_per_group(self) -> int:
         """Duplicate: disjoint tables that replay one deal (each bot at most once)."""
-        return len(self.bots) // self.k if self.duplicate else 1
+        return tables_per_group(len(self.bots), self.k, self.duplicate)
 
     def next_table(self, ratings: Mapping[str, Skill] | None = None) -> Table:
         """The next match's table (``ratings``: the matchmaking snapshot)."""
