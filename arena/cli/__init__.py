@@ -12,6 +12,10 @@ from collections.abc import Sequence
 # warnings) that repeat what our own messages say plainly. Set before grpc is loaded;
 # GRPC_VERBOSITY=INFO (or DEBUG) in the environment brings them back.
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+# The arena forks only to exec managed bots; gRPC's fork handlers would restart its
+# pollers in the child before the exec, which under load made a bot's start fail now and
+# then ("epoll_wait error: Bad file descriptor" and no bot). Nothing needs them here.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 
 from arena.gctune import tune_for_latency
 

@@ -119,6 +119,15 @@ class ManagedBot:
         """The last lines the bot wrote to stderr (at most STDERR_LINES)."""
         return list(self._stderr_tail)
 
+    async def final_words(self, timeout_s: float = 1.0) -> list[str]:
+        """``last_words`` of a bot that has exited, once its stderr is read to the end
+        (its exit can be seen before the pipe's last lines are read)."""
+        drain = self._stderr_drain
+        if drain is not None and not self.running:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(drain), timeout_s)
+        return self.last_words()
+
     def _said(self) -> str:
         lines = self.last_words()
         if not lines:

@@ -215,7 +215,7 @@ class _Entrants:
         if bot is not None and not bot.running and bot.restarts < MAX_RESTARTS:
             async with self._restart_lock:
                 if not bot.running:
-                    self.last_words[name] = bot.last_words()
+                    self.last_words[name] = await bot.final_words()
                     try:
                         self.endpoints[name] = await bot.restart()
                         return
