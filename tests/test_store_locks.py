@@ -78,3 +78,30 @@ def test_a_refused_league_keeps_a_database_another_process_opened(tmp_path: Path
         league.wait(timeout=10)
         if store is not None:
             store.close()
+
+
+def test_processes_opening_a_new_database_at_once_all_succeed(tmp_path: Path) -> None:
+    # Each makes the schema if nobody has: they race to switch it to WAL and to migrate.
+    db = tmp_path / "new.db"
+    start = time.time() + 1.0
+    code = (
+        "import sys, time\n"
+        "from arena.store import Store\n"
+        f"while time.time() < {start}: pass\n"
+        f"Store({str(db)!r}).close()\n"
+    )
+    openers = [
+        subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+        for _ in range(6)
+    ]
+    errors = []
+    for opener in openers:
+        _, err = opener.communicate(timeout=60)
+        if opener.returncode:
+            errors.append(err.strip().splitlines()[-1])
+    assert errors == []
+    store = Store(db, create=False)
+    try:
+        assert store.ladders() == []  # one good schema
+    finally:
+        store.close()

@@ -17,6 +17,9 @@ from typing import Any
 from .locks import LockBusyError, LockFile
 from .migrations import APPLICATION_ID, MIGRATIONS
 
+BUSY_TIMEOUT_S = 30.0
+"""How long a Store waits for another process holding the database."""
+
 
 class StoreError(RuntimeError):
     """A database the arena cannot use, with what to do about it."""
@@ -91,14 +94,14 @@ class Store:
         self._check_existing_file()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         except (sqlite3.Error, OSError) as error:
             raise StoreError(f"cannot open database {self.path}: {error}") from None
         self._db.row_factory = sqlite3.Row
         self._locks: LockFile | None = None  # DB.lock, once a lock is taken
         try:
             self._refuse_foreign()  # before any write, WAL mode included
-            self._db.execute("PRAGMA journal_mode=WAL")
+            self._enter_wal()
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
@@ -131,37 +134,57 @@ class Store:
             raise StoreError(f"{self.path} belongs to another application; not touching it")
 
     def _refuse_foreign(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
-        if version == 0 and app_id == 0:
+        # One read transaction: another process may be making the schema right now, and
+        # its tables must not be seen without its version number.
+        self._db.execute("BEGIN")
+        try:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
             tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if tables:
-                raise StoreError(
-                    f"{self.path} is an SQLite database of something else (it has tables "
-                    "but no arena schema); not touching it"
-                )
+        finally:
+            self._db.execute("COMMIT")
+        if version == 0 and app_id == 0 and tables:
+            raise StoreError(
+                f"{self.path} is an SQLite database of something else (it has tables "
+                "but no arena schema); not touching it"
+            )
+
+    def _enter_wal(self) -> None:
+        """WAL mode (it stays with the file). Switching a new database to it needs the
+        file to itself and does not wait for other processes opening it at the same
+        moment, so retry for a while, as the busy timeout would."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
     def _migrate(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version > len(MIGRATIONS):
-            raise StoreError(
-                f"{self.path} has schema version {version}, newer than this arena "
-                f"({len(MIGRATIONS)}); upgrade the arena"
-            )
-        for number in range(version, len(MIGRATIONS)):
+        while (version := self._db.execute("PRAGMA user_version").fetchone()[0]) < len(MIGRATIONS):
             # One script so the migration and its version number commit together
             # (executescript would commit a transaction opened outside it).
             try:
                 self._db.executescript(
                     "BEGIN IMMEDIATE;"
-                    + MIGRATIONS[number]
-                    + f";PRAGMA user_version = {number + 1};"
+                    + MIGRATIONS[version]
+                    + f";PRAGMA user_version = {version + 1};"
                     + f"PRAGMA application_id = {APPLICATION_ID};COMMIT;"
                 )
             except sqlite3.Error:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
+                if self._db.execute("PRAGMA user_version").fetchone()[0] > version:
+                    continue  # another process opening the database made it meanwhile
                 raise
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path} has schema version {version}, newer than this arena "
+                f"({len(MIGRATIONS)}); upgrade the arena"
+            )
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
