@@ -41,8 +41,9 @@ PACKAGES: Final = {
         "result.py",
         "serialize.py",
         "state.py",
+        "wire_bytes.py",
     ),
-    "arena.wire": ("encoding.py", "abluxxen_bytes.py"),
+    "arena.wire": ("encoding.py",),
 }
 """Compiled modules by package. Package ``__init__`` files stay Python: they choose."""
 

@@ -1,9 +1,9 @@
-"""A bot that plays the one-ply heuristics of ``arena.policies.GreedyPolicy``.
+"""A bot that plays Abluxxen by the one-ply heuristics of ``GreedyPolicy``.
 
 Run from the repository root: ``python sample_bots/greedy_bot.py --port 50062``.
 """
 
-from arena.policies import GreedyPolicy
+from arena.games.abluxxen.greedy import GreedyPolicy
 from arena.sdk import BotInfo, run_bot
 
 INFO = BotInfo(name="greedy", version="1.0", author="Abluxxen Arena samples")

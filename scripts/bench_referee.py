@@ -35,12 +35,13 @@ import grpc
 from arena import native
 from arena.games import abluxxen as ab
 from arena.games.abluxxen import events as event_views
+from arena.games.abluxxen import wire
 from arena.gctune import tune_for_latency
 from arena.referee import MatchSpec, RemoteSeat, Seat, run_match
 from arena.referee.channels import ChannelPool
+from arena.referee.replies import read_reply
 from arena.referee.seats import Decision, Reply
 from arena.v1 import bot_pb2, bot_pb2_grpc
-from arena.wire import abluxxen as wire
 
 
 class TrivialBot(bot_pb2_grpc.BotServicer):
@@ -127,8 +128,6 @@ class _InstantSeat:
     """A remote-looking seat without gRPC: the request bytes are built, the reply is
     legal_index 0 at once."""
 
-    remote = True
-
     def __init__(self, name: str) -> None:
         self.name = name
 
@@ -136,8 +135,10 @@ class _InstantSeat:
         return None
 
     async def decide(self, decision: Decision) -> Reply:
+        decision.request_bytes()
         reply = bot_pb2.BotMessage(request_id=decision.request_id, legal_index=0)
-        return Reply(message=reply, elapsed_s=0.0)
+        action, fault = read_reply(reply, decision.observation.legal, decision.wire)
+        return Reply(action=action, fault=fault, elapsed_s=0.0)
 
     async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
         return None

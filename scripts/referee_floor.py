@@ -34,15 +34,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_referee import echo_us, referee_us, start_server
+from canned import canned_decision
 
 from arena import native
 from arena.games import abluxxen as ab
+from arena.games.abluxxen.wire_bytes import decide_request_bytes
 from arena.gctune import tune_for_latency
 from arena.referee import RemoteSeat
 from arena.referee.channels import ChannelPool
-from arena.referee.seats import Decision
 from arena.v1 import bot_pb2
-from arena.wire.abluxxen_bytes import decide_request_bytes
 
 PLAYERS = 4
 DEADLINE_MS = 1000
@@ -93,7 +93,7 @@ async def replay_us(
         for request_id, (seat_index, message) in enumerate(requests, start=1):
             if work_us:
                 busy_wait(work_us)
-            decision = Decision(request_id, None, message, DEADLINE_MS / 1000, 0.0)  # type: ignore[arg-type]
+            decision = canned_decision(request_id, message, DEADLINE_MS)
             reply = await seats[seat_index].decide(decision)
             assert reply.fault is None, reply.fault
         over = bot_pb2.MatchOver(match_id=f"floor-{index}")

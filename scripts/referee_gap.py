@@ -30,30 +30,19 @@ import grpc
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_referee import recorded_requests, referee_us, start_server
+from canned import canned_decision
 
 from arena import native
 from arena.games import abluxxen as ab
+from arena.games import get as get_game
 from arena.games.abluxxen.state import Event
+from arena.games.abluxxen.wire_bytes import decide_request_bytes
 from arena.gctune import tune_for_latency
 from arena.referee import RemoteSeat
-from arena.referee import match as match_module
 from arena.referee import seats as seat_module
 from arena.referee.channels import ChannelPool
 from arena.referee.seats import Decision, Reply
 from arena.v1 import bot_pb2, bot_pb2_grpc
-from arena.wire.abluxxen_bytes import decide_request_bytes
-
-
-class _TimedEngine:
-    """The engine module as ``match.py`` sees it, with observe and apply timed."""
-
-    def __init__(self, engine: Any, parts: dict[str, list[float]]) -> None:
-        self._engine = engine
-        self._parts = parts
-
-    def __getattr__(self, name: str) -> Any:
-        value = getattr(self._engine, name)
-        return _timed(name, value, self._parts) if name in ("observe", "apply_unchecked") else value
 
 
 def _timed(name: str, function: Any, parts: dict[str, list[float]]) -> Any:
@@ -84,18 +73,27 @@ async def compute_us(endpoint: str) -> tuple[float, dict[str, list[float]]]:
         last_exit[:] = [time.perf_counter()]
         return reply
 
-    # match.py's own names, swapped for timed ones while the matches run.
-    names = vars(match_module)
-    saved = {name: names[name] for name in ("ab", "decide_request_bytes", "_resolve")}
-    names["ab"] = _TimedEngine(saved["ab"], parts)
-    names["decide_request_bytes"] = _timed("encode", saved["decide_request_bytes"], parts)
-    names["_resolve"] = _timed("resolve", saved["_resolve"], parts)
+    # The game's methods that the referee and the seat call, timed on the registered
+    # game object itself while the matches run (instance attributes shadow the class's).
+    game: Any = get_game("abluxxen")
+    timed_parts = {
+        (game, "observe"): "observe",
+        (game, "apply_legal"): "apply_unchecked",
+        (game.wire, "decide_request"): "encode",
+    }
+    for (owner, attr), part in timed_parts.items():
+        setattr(owner, attr, _timed(part, getattr(owner, attr), parts))
+    seat_names = vars(seat_module)
+    saved_reader = seat_names["read_reply"]
+    seat_names["read_reply"] = _timed("resolve", saved_reader, parts)
     seat_module.RemoteSeat.decide = timed  # type: ignore[method-assign]
     try:
         await referee_us(endpoint, 10)
     finally:
         seat_module.RemoteSeat.decide = decide  # type: ignore[method-assign]
-        names.update(saved)
+        seat_names["read_reply"] = saved_reader
+        for owner, attr in timed_parts:
+            delattr(owner, attr)
     return statistics.median(g for g in gaps if g < 0.002) * 1e6, parts  # between matches: out
 
 
@@ -126,7 +124,7 @@ async def seat_vs_bare_us(endpoint: str, rounds: int) -> tuple[float, float]:
                 requests.append(message.SerializeToString())
             started = time.perf_counter()
             for i in range(rounds):
-                reply = await seat.decide(Decision(i + 1, None, requests[i], 1.0, 0.0))  # type: ignore[arg-type]
+                reply = await seat.decide(canned_decision(i + 1, requests[i], 1000))
                 assert reply.fault is None, reply.fault
             seat_samples.append((time.perf_counter() - started) / rounds * 1e6)
             await seat.close(bot_pb2.MatchOver(), 1.0)

@@ -1,8 +1,8 @@
 """``arena check-bot HOST:PORT``: a bot author's conformance check before submitting.
 
-Hello must answer; then the bot plays a series of games from random seats, against
-built-in random opponents, over every table size and preset (so every decision kind,
-the duel's included, comes up); every fault is reported. Exit status 0 only if the bot
+Hello must answer; then the bot plays a series of games of ``--game`` from random seats,
+against built-in random opponents, over the tables the game lists for the check (so every
+decision kind comes up); every fault is reported. Exit status 0 only if the bot
 answered Hello and made every decision legally within its deadline.
 """
 
@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from arena.referee.channels import ChannelPool, EndpointError, parse_bot_endpoint
-from arena.referee.conformance import CHECK_TABLES, CheckReport, check_bot
+from arena.referee.conformance import CheckReport, check_bot
 from arena.referee.faults import Fault, FaultKind
 
-__all__ = ["CHECK_TABLES", "CheckReport", "check_bot", "print_report", "register", "run"]
+from .game_option import GameOptionError, add_game_option, chosen_game
+
+__all__ = ["CheckReport", "check_bot", "print_report", "register", "run"]
 
 
 def register(sub: Any) -> None:
@@ -36,6 +38,7 @@ def register(sub: Any) -> None:
         metavar="PEM",
         help="roots to trust for a tls:// bot (default: the system's), as `arena serve` takes",
     )
+    add_game_option(parser, preset=False)
     parser.add_argument("--games", type=int, default=6, help="games to play (default 6)")
     parser.add_argument(
         "--deadline-ms", type=int, default=1000, help="per-decision deadline (default 1000)"
@@ -47,8 +50,9 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the check and print the report; 0 if it passed, 1 if not, 2 on bad input."""
     try:
+        chosen_game(args.game)
         _, _, tls = parse_bot_endpoint(args.endpoint)
-    except EndpointError as error:
+    except (EndpointError, GameOptionError) as error:
         print(f"arena check-bot: {error}", file=sys.stderr)
         return 2
     if args.games < 1:
@@ -81,7 +85,14 @@ def run(args: argparse.Namespace) -> int:
 async def _check(args: argparse.Namespace, roots: bytes | None) -> CheckReport:
     pool = ChannelPool(root_certificates=roots)
     try:
-        return await check_bot(args.endpoint, args.games, args.deadline_ms, args.seed, pool=pool)
+        return await check_bot(
+            chosen_game(args.game),
+            args.endpoint,
+            args.games,
+            args.deadline_ms,
+            args.seed,
+            pool=pool,
+        )
     finally:
         await pool.close()
 

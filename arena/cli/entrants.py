@@ -1,16 +1,16 @@
-"""Parsing ``--bot`` arguments: ``NAME=HOST:PORT`` (a remote bot) or a built-in
-in-process policy (``random``, ``greedy``, or ``NAME=random``)."""
+"""Parsing ``--bot`` arguments: ``NAME=HOST:PORT`` (a remote bot) or one of the game's
+built-in in-process policies (``random``, ``greedy``, or ``NAME=random``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from arena.names import BadNameError, check_name
-from arena.policies.registry import BUILTIN_POLICIES, builtin_factory
+from arena.policies.registry import builtin_factory
 from arena.referee.channels import EndpointError, parse_endpoint
 
-__all__ = ["BUILTIN_POLICIES", "EntrantError", "EntrantSpec", "builtin_factory", "parse_entrants"]
+__all__ = ["EntrantError", "EntrantSpec", "builtin_factory", "parse_entrants"]
 
 
 class EntrantError(ValueError):
@@ -36,15 +36,15 @@ class EntrantSpec:
     """Name of a built-in policy."""
 
 
-def parse_entrant(text: str) -> EntrantSpec:
-    """Parse one ``--bot`` value."""
+def parse_entrant(text: str, builtins: Collection[str]) -> EntrantSpec:
+    """Parse one ``--bot`` value; ``builtins`` are the game's built-in policies."""
     name, sep, target = text.partition("=")
     if not sep:
         target, name = text, text
-    if target in BUILTIN_POLICIES:
+    if target in builtins:
         return EntrantSpec(_name(name), builtin=target)
     if ":" not in target:
-        known = ", ".join(BUILTIN_POLICIES)
+        known = ", ".join(sorted(builtins))
         raise EntrantError(
             f"--bot {text!r}: {target!r} is neither HOST:PORT nor a built-in bot ({known})"
         )
@@ -57,9 +57,9 @@ def parse_entrant(text: str) -> EntrantSpec:
     return EntrantSpec(_name(name), endpoint=target)
 
 
-def parse_entrants(values: Sequence[str]) -> list[EntrantSpec]:
+def parse_entrants(values: Sequence[str], builtins: Collection[str]) -> list[EntrantSpec]:
     """Parse every ``--bot``; names must be unique."""
-    entrants = [parse_entrant(v) for v in values]
+    entrants = [parse_entrant(v, builtins) for v in values]
     seen: set[str] = set()
     for entrant in entrants:
         if entrant.name in seen:

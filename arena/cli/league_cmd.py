@@ -6,9 +6,12 @@ import argparse
 import asyncio
 import signal
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from arena.games import DEFAULT_GAME, UnknownGameError
+from arena.games import get as get_game
 from arena.league.config import (
     DEFAULT_DB,
     SCHEDULES,
@@ -23,6 +26,7 @@ from arena.league.runner import LeagueError, run_league
 from arena.store import Store, StoreError
 
 from .entrants import EntrantError, parse_entrant
+from .game_option import add_game_option
 
 
 def register(sub: Any) -> None:
@@ -38,8 +42,8 @@ def register(sub: Any) -> None:
     parser.add_argument("file", nargs="?", metavar="LEAGUE.toml", help="league file")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=TARGET")
     parser.add_argument("--name", help="league name (default: derived from the settings)")
-    parser.add_argument("--preset", help="rule preset (default amigo)")
-    parser.add_argument("--table-size", type=int, help="seats per match, 2..5 (default 4)")
+    add_game_option(parser)
+    parser.add_argument("--table-size", type=int, help="seats per match (default 4)")
     parser.add_argument("--matches", type=int, help="matches to play")
     parser.add_argument("--until-sigma", type=float, help="stop when every sigma is below this")
     parser.add_argument("--max-matches", type=int, help="cap for --until-sigma (default 10000)")
@@ -80,14 +84,14 @@ def register(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _entrant(text: str) -> Entrant:
+def _entrant(text: str, builtins: Collection[str]) -> Entrant:
     name, sep, target = text.partition("=")
     if sep and target.startswith("cmd:"):
         command = target[4:].strip()
         if not command:
             raise EntrantError(f"--bot {text!r}: give a command after cmd:")
         return Entrant(name=name, command=command)
-    spec = parse_entrant(text)
+    spec = parse_entrant(text, builtins)
     return Entrant(name=spec.name, endpoint=spec.endpoint, builtin=spec.builtin)
 
 
@@ -100,9 +104,15 @@ def run(args: argparse.Namespace) -> int:
     """Validate everything, then run; bad input never touches the database."""
     try:
         file_settings = load_toml(args.file) if args.file else {}
+        game = args.game or file_settings.get("game") or DEFAULT_GAME
+        try:
+            builtins: Collection[str] = get_game(str(game)).policies
+        except UnknownGameError as error:
+            raise LeagueConfigError(str(error)) from None
         overrides: dict[str, Any] = {
-            "bots": [_entrant(b) for b in args.bot],
+            "bots": [_entrant(b, builtins) for b in args.bot],
             "name": args.name,
+            "game": args.game,
             "preset": args.preset,
             "table_size": args.table_size,
             "matches": args.matches,

@@ -9,19 +9,20 @@ import secrets
 import sys
 from typing import Any
 
-from arena.games import abluxxen as ab
+from arena.games import AnyGame, InvalidOptionsError
 from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, run_match
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello, unsupported
 from arena.referee.record import write_record
 
 from .entrants import EntrantError, EntrantSpec, builtin_factory, parse_entrants
+from .game_option import GameOptionError, add_game_option, chosen_game, chosen_preset
 from .paths import output_path_problem
 
 
 def add_match_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by commands that run matches."""
-    parser.add_argument("--preset", default=ab.DEFAULT_PRESET, help="rule preset (default amigo)")
+    add_game_option(parser)
     parser.add_argument("--seed", type=int, default=None, help="seed of the shuffles")
     parser.add_argument("--deals", type=int, default=1, help="deals per match (default 1)")
     parser.add_argument(
@@ -39,7 +40,8 @@ def register(sub: Any) -> None:
         "match",
         help="play one match among bots",
         description="Play one match. --bot NAME=HOST:PORT for a running bot, or --bot "
-        "random / --bot greedy for a built-in in-process bot; seats follow the order given.",
+        "random / --bot greedy (the game's built-in bots) for an in-process bot; seats "
+        "follow the order given.",
     )
     parser.add_argument(
         "--bot", action="append", required=True, metavar="NAME=HOST:PORT", help="a seat"
@@ -57,9 +59,11 @@ def _fail(message: str) -> int:
 def run(args: argparse.Namespace) -> int:
     """Validate, check every remote bot with Hello, play, print."""
     try:
-        entrants = parse_entrants(args.bot)
-        config = ab.make_config(len(entrants), args.preset, deals=args.deals)
-    except (EntrantError, ab.InvalidOptionsError) as error:
+        game = chosen_game(args.game)
+        preset = chosen_preset(game, args.preset)
+        entrants = parse_entrants(args.bot, game.policies)
+        config = game.make_config(len(entrants), preset, deals=args.deals)
+    except (EntrantError, GameOptionError, InvalidOptionsError) as error:
         return _fail(str(error))
     if args.deadline_ms <= 0:
         return _fail(f"--deadline-ms {args.deadline_ms} must be positive")
@@ -71,10 +75,10 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"{option} {value} must not be negative")
     if args.record and (problem := output_path_problem(args.record, "match.jsonl.gz")):
         return _fail(f"--record {args.record}: {problem}")
-    spec = match_spec(config, args)
+    spec = match_spec(game, config, args)
     seed = spec.seed
     try:
-        outcome = asyncio.run(_play(spec, entrants, seed, args.preset))
+        outcome = asyncio.run(_play(spec, entrants, seed, preset))
     except EntrantError as error:
         return _fail(str(error))
     print_outcome(outcome, seed)
@@ -92,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def match_spec(config: ab.GameConfig, args: argparse.Namespace) -> MatchSpec:
+def match_spec(game: AnyGame, config: object, args: argparse.Namespace) -> MatchSpec:
     """The match to play. The seed is unguessable unless given (a bot that knew or could
     search it would rebuild every hand and the deck), and the match id, which every bot
     receives, is random: it never carries the seed."""
@@ -103,6 +107,7 @@ def match_spec(config: ab.GameConfig, args: argparse.Namespace) -> MatchSpec:
         deadline_ms=args.deadline_ms,
         time_bank_ms=args.time_bank_ms,
         max_strikes=args.max_strikes,
+        game=game,
     )
 
 
@@ -116,17 +121,17 @@ async def _play(
         for entrant in entrants:
             if entrant.endpoint is not None:
                 channel = pool.get(entrant.endpoint)
-                answer = await hello(channel, entrant.endpoint)
+                answer = await hello(channel, entrant.endpoint, game=spec.game.name)
                 if answer.error:
                     raise EntrantError(f"bot {entrant.name!r}: {answer.error}")
                 assert answer.reply is not None
-                why = unsupported(answer.reply, spec.config.players, preset)
+                why = unsupported(answer.reply, len(entrants), preset)
                 if why:
                     raise EntrantError(f"bot {entrant.name!r} cannot take a seat here: {why}")
                 seats.append(RemoteSeat(entrant.name, channel, max_reply_bytes=4096))
             else:
                 assert entrant.builtin is not None
-                policy = builtin_factory(entrant.builtin)(rng.getrandbits(32))
+                policy = builtin_factory(spec.game, entrant.builtin)(rng.getrandbits(32))
                 seats.append(LocalSeat(entrant.name, policy))
         return await run_match(spec, seats)
     finally:

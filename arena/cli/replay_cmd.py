@@ -104,6 +104,10 @@ def print_replay(lines: list[dict[str, Any]], seat: int | None) -> int:
     if seat is not None and not 0 <= seat < players:
         print(f"arena replay: --seat must be 0..{players - 1}", file=sys.stderr)
         return 2
-    for text in replay_lines(lines, seat):
-        print(text)
+    try:
+        for text in replay_lines(lines, seat):
+            print(text)
+    except RecordError as error:
+        print(f"arena replay: {error}", file=sys.stderr)
+        return 2
     return 0

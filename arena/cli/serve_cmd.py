@@ -8,11 +8,14 @@ import logging
 import sys
 from typing import Any
 
+from arena.games import DEFAULT_GAME
 from arena.league.rating import LADDER_TAU
 from arena.server.allowlist import DEFAULT_ALLOW
 from arena.server.app import RunningArena, serve
 from arena.server.config import DEFAULT_PORT, ServeConfig, ServeConfigError, validate
 from arena.store import StoreError
+
+from .game_option import add_game_option
 
 READY = "arena serving on {address}"
 """The first line on stdout once the arena serves (tests read the port from it)."""
@@ -33,7 +36,7 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any)"
     )
-    parser.add_argument("--preset", default="amigo", help="rule preset (default amigo)")
+    add_game_option(parser)
     parser.add_argument("--table-size", type=int, default=4, help="seats per match (default 4)")
     parser.add_argument(
         "--allow",
@@ -88,7 +91,8 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         db=args.db,
         host=args.host,
         port=args.port,
-        preset=args.preset,
+        game=args.game or DEFAULT_GAME,
+        preset=args.preset or "",
         table_size=args.table_size,
         deadline_ms=args.deadline_ms,
         max_strikes=args.max_strikes,

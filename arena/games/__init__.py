@@ -1,1 +1,61 @@
-"""Games the arena can referee. Each game is a pure rules engine with no I/O."""
+"""Games as plug-ins: the Game interface (``base``) and the registry (``get(name)``).
+
+Each game is a package of its own (``arena/games/<game>/``): a pure engine, its wire
+encoding, its policies. The layers above reach a game only through ``get(name)``.
+"""
+
+from typing import Any
+
+from .base import (
+    CapabilityMissingError,
+    Deal,
+    Game,
+    GameResult,
+    GameWire,
+    InvalidOptionsError,
+    Observation,
+    Policy,
+    PolicyFactory,
+    RatingDefaults,
+)
+from .registry import (
+    DEFAULT_GAME,
+    AnyGame,
+    UnknownGameError,
+    all_games,
+    by_oneof,
+    get,
+    names,
+    register,
+)
+
+
+def pettingzoo_env(name: str, **kwargs: Any) -> Any:
+    """A PettingZoo AEC environment of the game ``name`` (needs the ``[rl]`` extra); see
+    ``arena.games.pettingzoo``."""
+    from .pettingzoo import env
+
+    return env(name, **kwargs)
+
+
+__all__ = [
+    "DEFAULT_GAME",
+    "AnyGame",
+    "CapabilityMissingError",
+    "Deal",
+    "Game",
+    "GameResult",
+    "GameWire",
+    "InvalidOptionsError",
+    "Observation",
+    "Policy",
+    "PolicyFactory",
+    "RatingDefaults",
+    "UnknownGameError",
+    "all_games",
+    "by_oneof",
+    "get",
+    "names",
+    "pettingzoo_env",
+    "register",
+]

@@ -3,6 +3,7 @@
 Example (examples/league.toml)::
 
     name = "demo"
+    game = "abluxxen"
     preset = "amigo"
     table_size = 4
     matches = 24
@@ -16,6 +17,7 @@ Example (examples/league.toml)::
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import tomllib
@@ -23,9 +25,9 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Final
 
-from arena.games import abluxxen as ab
+from arena.games import DEFAULT_GAME, AnyGame, InvalidOptionsError, UnknownGameError
+from arena.games import get as get_game
 from arena.names import check_name
-from arena.policies.registry import BUILTIN_POLICIES
 from arena.referee.channels import EndpointError, parse_endpoint
 
 SCHEDULES: Final = ("balanced", "random", "rating")
@@ -47,7 +49,7 @@ class Entrant:
     command: str | None = None
     """A command the arena starts (and stops) itself; ``--port P`` is appended."""
     builtin: str | None = None
-    """A built-in in-process policy (``random``, ``greedy``)."""
+    """A built-in in-process policy of the game (``random``, ``greedy``)."""
 
     @property
     def kind(self) -> str:
@@ -70,10 +72,12 @@ class LeagueConfig:
     """The entrants."""
     name: str = ""
     """The league's name (default: derived from the configuration)."""
-    preset: str = ab.DEFAULT_PRESET
-    """Rule preset."""
+    game: str = DEFAULT_GAME
+    """The game (``arena.games`` registry name)."""
+    preset: str = ""
+    """Rule preset ("" = the game's default, filled in at once)."""
     table_size: int = 4
-    """Seats per match, 2..5."""
+    """Seats per match (the game's table sizes)."""
     matches: int = 0
     """Matches to play (0 with ``until_sigma`` = play until the rule stops it)."""
     until_sigma: float = 0.0
@@ -111,21 +115,31 @@ class LeagueConfig:
     db: str = DEFAULT_DB
     """The database file."""
 
+    def __post_init__(self) -> None:
+        if not self.preset:
+            with contextlib.suppress(UnknownGameError):  # validate() says so
+                object.__setattr__(self, "preset", get_game(self.game).default_preset)
+
+    @property
+    def game_plugin(self) -> AnyGame:
+        """The game (UnknownGameError if there is none of that name)."""
+        return get_game(self.game)
+
     @property
     def ladder(self) -> str:
         """The ladder the league rates on: the league, then game, preset and table size.
 
         Ratings belong to one league: two leagues in one database never mix."""
-        return f"{self.league_id}/abluxxen/{self.preset}/{self.table_size}p"
+        return f"{self.league_id}/{self.game}/{self.preset}/{self.table_size}p"
 
     @property
     def total_matches(self) -> int:
         """Matches to schedule at most."""
         return self.matches if self.matches else self.max_matches
 
-    def game_config(self) -> ab.GameConfig:
-        """The engine configuration of every match."""
-        return ab.make_config(self.table_size, self.preset, deals=self.deals)
+    def game_config(self) -> Any:
+        """The game's configuration of every match."""
+        return self.game_plugin.make_config(self.table_size, self.preset, deals=self.deals)
 
     def identity(self) -> dict[str, Any]:
         """What makes two leagues the same league (not deadlines or the database file).
@@ -148,6 +162,8 @@ class LeagueConfig:
         }
         if self.schedule == "rating" or self.until_sigma > 0:
             identity["concurrency"] = self.concurrency
+        if self.game != DEFAULT_GAME:  # leagues made before there were games keep their ids
+            identity["game"] = self.game
         return identity
 
     @property
@@ -235,9 +251,16 @@ def build_config(file_settings: dict[str, Any], overrides: dict[str, Any]) -> Le
 def validate(config: LeagueConfig) -> None:
     """Raise LeagueConfigError naming the first problem."""
     try:
-        ab.preset(config.preset)
-        ab.make_config(config.table_size, config.preset, deals=config.deals)
-    except ab.InvalidOptionsError as error:
+        game = config.game_plugin
+    except UnknownGameError as error:
+        raise LeagueConfigError(str(error)) from None
+    if config.deals != 1 and not game.has_deals:
+        raise LeagueConfigError(f"{game.title} has no deals: leave deals at 1")
+    if config.duplicate and not game.has_deals:
+        raise LeagueConfigError(f"{game.title} has no deals to replay: drop duplicate")
+    try:
+        config.game_config()
+    except InvalidOptionsError as error:
         raise LeagueConfigError(str(error)) from None
     if config.name:
         try:
@@ -255,10 +278,10 @@ def validate(config: LeagueConfig) -> None:
                 parse_endpoint(bot.endpoint)
             except EndpointError as error:
                 raise LeagueConfigError(f"bot {bot.name!r}: {error}") from None
-        if bot.builtin is not None and bot.builtin not in BUILTIN_POLICIES:
+        if bot.builtin is not None and bot.builtin not in game.policies:
             raise LeagueConfigError(
-                f"bot {bot.name!r}: unknown built-in {bot.builtin!r}; choose "
-                + ", ".join(BUILTIN_POLICIES)
+                f"bot {bot.name!r}: {game.title} has no built-in {bot.builtin!r}; choose "
+                + ", ".join(sorted(game.policies))
             )
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:

@@ -24,7 +24,6 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
-from arena.games import abluxxen as ab
 from arena.policies import Policy
 from arena.policies.registry import builtin_factory
 from arena.referee import (
@@ -45,7 +44,7 @@ from arena.store.sqlite import HeldMatch, RatingRow
 from .config import LeagueConfig, LeagueConfigError
 from .processes import BotStartError, ManagedBot
 from .progress import Progress
-from .rating import RatingModel, Skill, draw_probability_for, rate
+from .rating import RatingModel, Skill, rate
 from .results import match_rows
 from .schedule import Scheduler, Table, derived_seed
 
@@ -89,7 +88,7 @@ def rating_model(config: LeagueConfig) -> RatingModel:
     """The league's TrueSkill environment."""
     draw = config.draw_probability
     if draw < 0:
-        draw = draw_probability_for(ab.preset(config.preset).tiebreak)
+        draw = config.game_plugin.rating_defaults(config.preset).draw_probability
     return RatingModel(tau=config.tau, draw_probability=draw)
 
 
@@ -170,7 +169,9 @@ class _Entrants:
         problems = []
         for name, endpoint in self.endpoints.items():
             assert endpoint is not None
-            answer = await hello(self.pool.get(endpoint), endpoint, timeout_s=5.0)
+            answer = await hello(
+                self.pool.get(endpoint), endpoint, timeout_s=5.0, game=self.config.game
+            )
             if answer.error:
                 problems.append(f"bot {name!r}: {answer.error}")
             elif answer.reply is not None and (
@@ -188,7 +189,8 @@ class _Entrants:
         match) is probed with a quick Hello first; if that fails too, the seat faults at
         once instead of waiting out the connect timeout."""
         if name in self.builtin:
-            policy: Policy = builtin_factory(str(self.builtin[name]))(policy_seed)
+            factory = builtin_factory(self.config.game_plugin, str(self.builtin[name]))
+            policy: Policy = factory(policy_seed)
             return LocalSeat(name, policy)
         endpoint = self.endpoints[name]
         assert endpoint is not None
@@ -318,8 +320,9 @@ async def run_league(
         duplicate=config.duplicate,
         model=model,
     )
+    game = config.game_plugin
     game_config = config.game_config()
-    game_json = game_config.to_json()
+    game_json = game.config_to_json(game_config)
     started = time.monotonic()
     buffered: dict[int, HeldMatch] = {}
     held = store.held_matches(league_id)  # finished before a kill, not rated yet
@@ -383,16 +386,15 @@ async def run_league(
             await entrants.seat(name, derived_seed(table.seed, table.index, s))
             for s, name in enumerate(table.seats)
         ]
-        decks = None
+        deal = None
         if table.deal_group is not None:
-            decks = tuple(
-                tuple(d) for d in ab.shuffle_decks(game_config, random.Random(table.seed))
-            )
+            deal = game.deal(game_config, random.Random(table.seed))
         spec = MatchSpec(
             match_id=match_id(league_id, table.index),
             config=game_config,
+            game=game,
             seed=table.seed,
-            decks=decks,
+            deal=deal,
             deadline_ms=config.deadline_ms,
             time_bank_ms=config.time_bank_ms,
             max_strikes=config.max_strikes,

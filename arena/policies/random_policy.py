@@ -1,12 +1,11 @@
-"""Uniformly random over the canonical legal actions."""
+"""Uniformly random over the canonical legal actions: the same for every game."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from arena.games.abluxxen import Action, Observation
-from arena.v1 import bot_pb2
-
+from .base import MatchInfo
 from .seeding import seed_for_match
 
 
@@ -16,10 +15,10 @@ class RandomPolicy:
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def match_start(self, start: bot_pb2.MatchStart) -> None:
+    def match_start(self, info: MatchInfo) -> None:
         """Served as a bot: reseed from the match, so each match replays identically."""
-        self._rng.seed(seed_for_match(start))
+        self._rng.seed(seed_for_match(info))
 
-    def choose(self, obs: Observation) -> Action:
+    def choose(self, obs: Any) -> Any:
         """A uniformly random legal action."""
         return self._rng.choice(obs.legal)

@@ -2,7 +2,7 @@
 
 ``arena check-bot`` runs it for a bot author; ``arena serve`` runs a short one to verify
 a submitted bot before it joins the ladder. The bot plays from random seats over every
-table size and preset (so every decision kind, the duel's included, comes up); every
+table size and preset the game lists in ``check_tables`` (so every decision kind comes up); every
 fault is collected with the game it happened in.
 """
 
@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from arena.games import abluxxen as ab
+from arena.games import AnyGame
 from arena.policies import RandomPolicy
 
 from .channels import ChannelPool
@@ -20,16 +20,6 @@ from .faults import Fault
 from .hello import hello, unsupported
 from .match import MatchSpec, run_match
 from .seats import LocalSeat, RemoteSeat, Seat
-
-CHECK_TABLES: tuple[tuple[int, str], ...] = (
-    (4, "amigo"),
-    (2, "amigo"),
-    (3, "amigo-expert"),
-    (5, "ravensburger-2014"),
-    (2, "ravensburger-2014"),
-    (4, "amigo-advanced"),
-)
-"""Table sizes and presets the check cycles through."""
 
 
 @dataclass(slots=True)
@@ -51,7 +41,8 @@ class CheckReport:
     slowest_ms: float = 0.0
     """The slowest answer."""
     tables: list[tuple[int, str]] = field(default_factory=list)
-    """The (players, preset) tables played: those of CHECK_TABLES the bot declares."""
+    """The (players, preset) tables played: those of the game's ``check_tables`` the
+    bot declares."""
 
     @property
     def passed(self) -> bool:
@@ -60,6 +51,7 @@ class CheckReport:
 
 
 async def check_bot(
+    game: AnyGame,
     endpoint: str,
     games: int,
     deadline_ms: int,
@@ -70,7 +62,7 @@ async def check_bot(
     stop_after_faults: int = 0,
     max_strikes: int = 0,
 ) -> CheckReport:
-    """Hello, then ``games`` games from random seats; collect every problem.
+    """Hello, then ``games`` games of ``game`` from random seats; collect every problem.
 
     ``pool``: reach the bot through this pool (and leave it open), e.g. one that trusts
     a CA for ``tls://`` endpoints; default: a pool of its own, closed at the end.
@@ -84,24 +76,25 @@ async def check_bot(
     channels = ChannelPool() if pool is None else pool
     try:
         channel = channels.get(endpoint)
-        answer = await hello(channel, endpoint, timeout_s=hello_timeout_s)
+        answer = await hello(channel, endpoint, timeout_s=hello_timeout_s, game=game.name)
         if answer.error:
             report.hello_error = answer.error
             return report
         assert answer.reply is not None
         report.name = answer.reply.name
         # Only the tables the bot says (in Hello) it plays.
-        tables = [t for t in CHECK_TABLES if not unsupported(answer.reply, *t)]
+        check_tables = game.check_tables
+        tables = [t for t in check_tables if not unsupported(answer.reply, *t)]
         if not tables:
             report.hello_error = (
-                f"the bot plays none of the check's tables {list(CHECK_TABLES)}: "
-                + unsupported(answer.reply, *CHECK_TABLES[0])
+                f"the bot plays none of the check's tables {list(check_tables)}: "
+                + unsupported(answer.reply, *check_tables[0])
             )
             return report
         report.tables = tables
         rng = random.Random(seed)
-        for game in range(games):
-            players, preset = tables[game % len(tables)]
+        for number in range(games):
+            players, preset = tables[number % len(tables)]
             bot_seat = rng.randrange(players)
             seats: list[Seat] = [
                 RemoteSeat("bot", channel, max_reply_bytes=4096)
@@ -110,11 +103,12 @@ async def check_bot(
                 for s in range(players)
             ]
             spec = MatchSpec(
-                match_id=f"check-{game + 1}",
-                config=ab.make_config(players, preset),
+                match_id=f"check-{number + 1}",
+                config=game.make_config(players, preset),
                 seed=rng.getrandbits(32),
                 deadline_ms=deadline_ms,
                 max_strikes=max_strikes,
+                game=game,
             )
             outcome = await run_match(spec, seats)
             report.games += 1
@@ -122,7 +116,7 @@ async def check_bot(
                 if line["type"] == "decision" and line["seat"] == bot_seat:
                     report.decisions[line["kind"]] += 1
                     report.slowest_ms = max(report.slowest_ms, line["ms"])
-            report.faults += [(game + 1, f) for f in outcome.seats[bot_seat].faults]
+            report.faults += [(number + 1, f) for f in outcome.seats[bot_seat].faults]
             if stop_after_faults and len(report.faults) >= stop_after_faults:
                 break
         return report

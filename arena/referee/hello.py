@@ -31,8 +31,11 @@ class HelloResult:
     """What went wrong, in words a user can act on."""
 
 
-async def hello(channel: grpc.aio.Channel, endpoint: str, timeout_s: float = 5.0) -> HelloResult:
-    """Call Hello on a bot."""
+async def hello(
+    channel: grpc.aio.Channel, endpoint: str, timeout_s: float = 5.0, game: str | None = None
+) -> HelloResult:
+    """Call Hello on a bot; with ``game``, a bot that says it plays other games only is
+    an error."""
     stub = bot_pb2_grpc.BotStub(channel)
     request = bot_pb2.HelloRequest(arena_version=__version__, protocol=PROTOCOL)
     try:
@@ -65,10 +68,8 @@ async def hello(channel: grpc.aio.Channel, endpoint: str, timeout_s: float = 5.0
             f"the bot at {endpoint} answered Hello with bytes that are not an "
             "arena.v1.HelloReply; is it an arena bot, built from proto/arena/v1/bot.proto?",
         )
-    if reply.games and "abluxxen" not in reply.games:
-        return HelloResult(
-            reply, f"the bot at {endpoint} plays {list(reply.games)}, not 'abluxxen'"
-        )
+    if game is not None and (why := not_playing(reply, game)):
+        return HelloResult(reply, f"the bot at {endpoint} {why}")
     return HelloResult(reply)
 
 
@@ -117,9 +118,22 @@ def _unreachable(endpoint: str, details: str) -> str:
     return ""
 
 
-def unsupported(reply: bot_pb2.HelloReply, players: int, preset: str) -> str:
+def not_playing(reply: bot_pb2.HelloReply, game: str) -> str:
+    """Why a bot whose Hello is ``reply`` cannot play ``game`` ("" if it can; an empty
+    ``games`` in Hello means any)."""
+    if reply.games and game not in reply.games:
+        return f"plays {list(reply.games)}, not {game!r}"
+    return ""
+
+
+def unsupported(
+    reply: bot_pb2.HelloReply, players: int, preset: str, game: str | None = None
+) -> str:
     """Why a bot whose Hello is ``reply`` cannot take a seat at a table of ``players``
-    with ``preset`` ("" if it can). Empty ``players``/``presets`` in Hello mean all."""
+    with ``preset`` of ``game`` ("" if it can). Empty ``players``/``presets``/``games``
+    in Hello mean all."""
+    if game is not None and (why := not_playing(reply, game)):
+        return f"it {why}"
     if reply.players and players not in reply.players:
         return f"it plays tables of {sorted(reply.players)} players, not {players}"
     if reply.presets and preset not in reply.presets:

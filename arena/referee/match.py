@@ -1,10 +1,11 @@
-"""Run one match: the engine, the seats, deadlines, fallbacks, strikes and the record.
+"""Run one match: a game, the seats, deadlines, fallbacks, strikes and the record.
 
-Every request is built from ``observe(state, seat)`` and that seat's event views only;
-the seed, other hands and the deck order never leave this module. Any fault gets the
-fallback action (the first action of the canonical legal set), a strike, and a line in
-the record; after ``max_strikes`` strikes the seat is forfeited: it plays on by fallback
-without being asked and ranks last.
+Every request is built from ``game.observe(state, seat)`` and that seat's events only
+(the game's wire shows them as the seat may see them); the seed, other hands and the
+deck order never leave this module. Any fault gets the game's fallback action (the first
+action of the canonical legal set), a strike, and a line in the record; after
+``max_strikes`` strikes the seat is forfeited: it plays on by fallback without being
+asked and ranks last. The referee knows the game only through the Game interface.
 """
 
 from __future__ import annotations
@@ -17,13 +18,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.games import abluxxen as ab
+from arena.games import DEFAULT_GAME, AnyGame, Deal, GameResult
+from arena.games import get as get_game
 from arena.v1 import bot_pb2
-from arena.wire import abluxxen as wire
-from arena.wire.abluxxen_bytes import decide_request_bytes
 
-from .faults import Fault, FaultKind
+from .faults import Fault
 from .seats import Decision, Reply, Seat
+
+
+def _default_game() -> AnyGame:
+    return get_game(DEFAULT_GAME)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +36,11 @@ class MatchSpec:
 
     match_id: str
     """Unique within the arena."""
-    config: ab.GameConfig
-    """Players, rules, deals, duplicate."""
+    config: Any
+    """The game's configuration: players, rules (and deals, duplicate where it has them)."""
     seed: int = 0
     """Seed of the shuffles (never sent to a bot)."""
-    decks: tuple[tuple[int, ...], ...] | None = None
+    deal: Deal | None = None
     """Given shuffles (duplicate deals across tables); overrides ``seed``."""
     deadline_ms: int = 1000
     """Per-decision deadline."""
@@ -50,6 +54,8 @@ class MatchSpec:
     """How long a bot may take to accept the match's stream."""
     publish_record: bool = True
     """Send the full record to the bots in MatchOver."""
+    game: AnyGame = field(default_factory=_default_game)
+    """The game played (from ``arena.games.get``)."""
 
 
 @dataclass(slots=True)
@@ -89,7 +95,7 @@ class MatchOutcome:
     """The match."""
     seats: list[SeatOutcome]
     """By seat."""
-    result: ab.MatchResult
+    result: GameResult
     """The game's own result."""
     record: list[dict[str, Any]]
     """The record as JSON lines (header, decisions, footer); see ``record.py``."""
@@ -119,68 +125,24 @@ def final_ranks(game_ranks: Sequence[int], forfeited: Sequence[bool]) -> list[in
     return ranks
 
 
-def _fault_from_reply(
-    message: bot_pb2.BotMessage, obs: ab.Observation, request_id: int
-) -> tuple[ab.Action | None, Fault | None]:
-    choice = message.WhichOneof("choice")
-    legal = obs.legal
-    if choice == "legal_index":
-        index = message.legal_index
-        if 0 <= index < len(legal):
-            return legal[index], None
-        return None, Fault(
-            FaultKind.MALFORMED,
-            f"legal_index {index} is outside the legal list (0..{len(legal) - 1})",
-            request_id,
-        )
-    if choice == "abluxxen":
-        try:
-            action = wire.action_from_proto(message.abluxxen)
-        except ab.MalformedActionError as error:
-            return None, Fault(FaultKind.MALFORMED, str(error), request_id)
-        if action in legal:
-            return action, None
-        return None, Fault(
-            FaultKind.ILLEGAL,
-            f"{action} is not legal now; legal: {', '.join(str(a) for a in legal)}",
-            request_id,
-        )
-    return None, Fault(
-        FaultKind.MALFORMED, "the reply chose nothing (set legal_index or abluxxen)", request_id
-    )
-
-
 async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
     """Play one match to the end. Bot faults never raise; they are recorded."""
+    game = spec.game
     config = spec.config
-    players = config.players
+    players = game.players_of(config)
     if len(seats) != players:
         raise ValueError(f"{len(seats)} seats for a {players}-player match")
     started = time.monotonic()
-    if spec.decks is not None:
-        state = ab.new_game_from_decks(config, spec.decks)
+    if spec.deal is not None:
+        state = game.new_match_from_deal(config, spec.deal)
     else:
-        state = ab.new_game(config, random.Random(spec.seed))
+        state = game.new_match(config, random.Random(spec.seed))
     outcomes = [SeatOutcome(seat.name) for seat in seats]
     names = [seat.name for seat in seats]
-    rules = wire.rules_to_proto(config.options)
+    wire = game.wire
     opened = await asyncio.gather(
         *(
-            seat.open(
-                bot_pb2.MatchStart(
-                    match_id=spec.match_id,
-                    seat=index,
-                    players=players,
-                    names=names,
-                    game="abluxxen",
-                    deals=config.deals,
-                    deadline_ms=spec.deadline_ms,
-                    time_bank_ms=spec.time_bank_ms,
-                    max_strikes=spec.max_strikes,
-                    abluxxen=rules,
-                ),
-                spec.connect_timeout_s,
-            )
+            seat.open(_match_start(spec, index, names), spec.connect_timeout_s)
             for index, seat in enumerate(seats)
         )
     )
@@ -188,8 +150,8 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
         {
             "type": "match",
             "match_id": spec.match_id,
-            "game": "abluxxen",
-            "config": config.to_json(),
+            "game": game.name,
+            "config": game.config_to_json(config),
             "seats": names,
             "deadline_ms": spec.deadline_ms,
             "time_bank_ms": spec.time_bank_ms,
@@ -205,11 +167,13 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
     deadline_s = spec.deadline_ms / 1000.0
     request_id = 0
     decisions = 0
-    while state.kind is not None:
-        seat_index = state.deciding
+    deciding = game.deciding
+    observe = game.observe
+    game_events = game.events
+    while (seat_index := deciding(state)) is not None:
         seat = seats[seat_index]
         outcome = outcomes[seat_index]
-        obs = ab.observe(state, seat_index)
+        obs = observe(state, seat_index)
         kind = obs.decision
         assert kind is not None
         request_id += 1
@@ -218,21 +182,22 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
         if outcome.forfeited:
             reply = Reply()
         else:
-            events = state.events[cursors[seat_index] :]
-            cursors[seat_index] = len(state.events)
-            message = None
-            if seat.remote:
-                message = decide_request_bytes(
-                    request_id,
-                    spec.deadline_ms,
-                    int(banks[seat_index] * 1000),
-                    obs,
-                    events,
-                )
+            events = game_events(state)
+            since = events[cursors[seat_index] :]
+            cursors[seat_index] = len(events)
             reply = await seat.decide(
-                Decision(request_id, obs, message, deadline_s, banks[seat_index])
+                Decision(
+                    request_id,
+                    obs,
+                    since,
+                    wire,
+                    spec.deadline_ms,
+                    deadline_s,
+                    banks[seat_index],
+                )
             )
-        action, fault = _resolve(reply, obs, request_id)
+        action = reply.action
+        fault = reply.fault
         if reply.elapsed_s > deadline_s:
             overrun = reply.elapsed_s - deadline_s
             banks[seat_index] = max(0.0, banks[seat_index] - overrun)
@@ -254,13 +219,13 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
         elif outcome.forfeited:
             entry["fallback"] = "forfeited"
         if action is None:
-            action = obs.legal[0]  # the documented fallback
-        entry["action"] = action.code
+            action = game.fallback(obs)
+        entry["action"] = game.action_code(action)
         record.append(entry)
-        # Already checked: an index into obs.legal, a spelled-out action found in it, or
-        # the fallback obs.legal[0]; so skip apply's second legality check.
-        ab.apply_unchecked(state, action)
-    result = state.result
+        # The seat checked it against obs.legal (seats.py), or it is the fallback: skip
+        # apply's second legality check.
+        game.apply_legal(state, action)
+    result = game.result(state)
     assert result is not None
     forfeited = [o.forfeited for o in outcomes]
     ranks = final_ranks(result.ranks, forfeited)
@@ -268,7 +233,7 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
         outcome.score = result.scores[index]
         outcome.game_rank = result.ranks[index]
         outcome.rank = ranks[index]
-    game_record = ab.record_of(state).to_json()
+    game_record = game.record_json(state)
     record.append(
         {
             "type": "result",
@@ -293,47 +258,45 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
     )
 
 
-def _resolve(
-    reply: Reply, obs: ab.Observation, request_id: int
-) -> tuple[ab.Action | None, Fault | None]:
-    if reply.fault is not None:
-        return None, reply.fault
-    if reply.action is not None:
-        if reply.action in obs.legal:
-            return reply.action, None
-        return None, Fault(FaultKind.ILLEGAL, f"{reply.action} is not legal now", request_id)
-    if reply.message is not None:
-        return _fault_from_reply(reply.message, obs, request_id)
-    return None, None  # forfeited: the fallback, no new strike
+def _match_start(spec: MatchSpec, seat: int, names: list[str]) -> bot_pb2.MatchStart:
+    start = bot_pb2.MatchStart(
+        match_id=spec.match_id,
+        seat=seat,
+        players=len(names),
+        names=names,
+        game=spec.game.name,
+        deadline_ms=spec.deadline_ms,
+        time_bank_ms=spec.time_bank_ms,
+        max_strikes=spec.max_strikes,
+    )
+    spec.game.wire.fill_start(start, spec.config)
+    return start
 
 
 async def _close_all(
     spec: MatchSpec,
     seats: Sequence[Seat],
     outcomes: list[SeatOutcome],
-    result: ab.MatchResult,
+    result: GameResult,
     ranks: list[int],
     forfeited: list[bool],
     game_record_json: str,
 ) -> None:
     record_json = game_record_json if spec.publish_record else ""
-    result_msg = wire.result_to_proto(result)
-    await asyncio.gather(
-        *(
-            seat.close(
-                bot_pb2.MatchOver(
-                    match_id=spec.match_id,
-                    ranks=ranks,
-                    forfeited=forfeited,
-                    faults=[
-                        bot_pb2.Fault(kind=str(f.kind), detail=f.detail, request_id=f.request_id)
-                        for f in outcomes[index].faults
-                    ],
-                    abluxxen=result_msg,
-                    record_json=record_json,
-                ),
-                timeout_s=1.0,
-            )
-            for index, seat in enumerate(seats)
+    overs = []
+    for outcome in outcomes:
+        over = bot_pb2.MatchOver(
+            match_id=spec.match_id,
+            ranks=ranks,
+            forfeited=forfeited,
+            faults=[
+                bot_pb2.Fault(kind=str(f.kind), detail=f.detail, request_id=f.request_id)
+                for f in outcome.faults
+            ],
+            record_json=record_json,
         )
+        spec.game.wire.fill_over(over, result)
+        overs.append(over)
+    await asyncio.gather(
+        *(seat.close(over, timeout_s=1.0) for seat, over in zip(seats, overs, strict=True))
     )

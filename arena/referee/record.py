@@ -17,7 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from arena.games import abluxxen as ab
+from arena.games import DEFAULT_GAME, AnyGame, UnknownGameError
+from arena.games import get as get_game
 
 
 class RecordError(ValueError):
@@ -87,6 +88,17 @@ def _check(lines: list[dict[str, Any]]) -> None:
         raise RecordError("the record is incomplete: it has no result line")
 
 
-def game_record(lines: list[dict[str, Any]]) -> ab.GameRecord:
-    """The engine's game record inside a match record."""
-    return ab.GameRecord.from_json(lines[-1]["game_record"])
+def record_game(lines: list[dict[str, Any]]) -> AnyGame:
+    """The game a record was played in (its header's ``game``; records made before there
+    were several games all name theirs, and a header without one is of the default)."""
+    name = lines[0].get("game", DEFAULT_GAME)
+    try:
+        return get_game(str(name))
+    except UnknownGameError as error:
+        raise RecordError(f"the record is of a game this arena does not know: {error}") from None
+
+
+def game_record(lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game's own record inside a match record (``Game.record_json`` output)."""
+    record: dict[str, Any] = lines[-1]["game_record"]
+    return record

@@ -1,8 +1,11 @@
 """Seats: how the referee reaches the player of one seat.
 
 ``RemoteSeat`` speaks the arena.v1 ``Play`` stream to a bot process; ``LocalSeat`` calls
-an in-process policy (tests, benchmarks, built-in opponents). Both answer ``decide`` with
-a reply or a fault and never raise for anything a bot does.
+an in-process policy (tests, benchmarks, built-in opponents). Each seat owns its
+transport: a remote seat encodes the request with the game's wire and reads the reply
+into an action; a local one hands the policy the observation. Both check the action
+against the legal set (``replies.py``) and answer ``decide`` with a legal action or a
+fault; neither raises for anything a bot does.
 """
 
 from __future__ import annotations
@@ -10,46 +13,63 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 import grpc
 from google.protobuf.message import DecodeError
 
-from arena.games import abluxxen as ab
+from arena.games import GameWire, Observation
 from arena.policies import Policy
 from arena.v1 import bot_pb2
 
 from .ending import end_in_background
 from .faults import Fault, FaultKind
+from .replies import checked_action, read_reply
 
 
 @dataclass(slots=True)
 class Decision:
-    """What the referee asks one seat: built only from ``observe()`` and event views."""
+    """What the referee asks one seat: built only from ``observe()`` and the seat's
+    events since its last request."""
 
     request_id: int
     """Unique within the match."""
-    observation: ab.Observation
-    """The seat's observation, with its legal actions."""
-    message: bytes | None
-    """The serialized ``ArenaMessage{decide}`` (built only for remote seats)."""
+    observation: Observation
+    """The seat's observation (the game's own type), with its legal actions."""
+    events: Sequence[object]
+    """The game's raw events since this seat's last request; only ``wire`` shows them,
+    as the seat may see them."""
+    wire: GameWire[Any, Any, Any]
+    """The game's encoding, for seats that speak protobuf."""
+    deadline_ms: int
+    """Milliseconds for this decision (as sent to a bot)."""
     deadline_s: float
-    """Seconds for this decision."""
+    """The same in seconds."""
     bank_s: float
     """Time bank left, seconds."""
+
+    def request_bytes(self) -> bytes:
+        """The serialized ``ArenaMessage{decide}`` for this decision."""
+        return self.wire.decide_request(
+            self.request_id,
+            self.deadline_ms,
+            int(self.bank_s * 1000),
+            self.observation,
+            self.events,
+        )
 
 
 @dataclass(slots=True)
 class Reply:
-    """A seat's answer: a bot message, an in-process action, or a fault."""
+    """A seat's answer: a legal action, or a fault (or neither: a forfeited seat, which
+    plays the fallback without a new strike)."""
 
-    message: bot_pb2.BotMessage | None = None
-    """The bot's reply, to be validated by the referee."""
-    action: ab.Action | None = None
-    """An in-process policy's action (already an engine Action)."""
+    action: Any = None
+    """The chosen action, already checked to be in the observation's legal set."""
     fault: Fault | None = None
-    """Set when no usable reply arrived."""
+    """Set when no usable, legal reply arrived."""
     elapsed_s: float = 0.0
     """Time from sending the request to the reply or the fault."""
 
@@ -59,8 +79,6 @@ class Seat(Protocol):
 
     name: str
     """The entrant's name."""
-    remote: bool
-    """True if decisions must be sent as protobuf messages."""
 
     async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
         """Start the match for this seat; a fault if the seat cannot be reached."""
@@ -76,9 +94,7 @@ class Seat(Protocol):
 
 
 class LocalSeat:
-    """An in-process policy. Trusted code: it gets the engine Observation directly."""
-
-    remote = False
+    """An in-process policy: it gets the game's Observation directly."""
 
     def __init__(self, name: str, policy: Policy) -> None:
         self.name = name
@@ -92,8 +108,11 @@ class LocalSeat:
         """The policy's choice, timed."""
         loop = asyncio.get_running_loop()
         started = loop.time()
-        action = self._policy.choose(decision.observation)
-        return Reply(action=action, elapsed_s=loop.time() - started)
+        obs = decision.observation
+        action = self._policy.choose(obs)
+        elapsed = loop.time() - started
+        action, fault = checked_action(action, obs.legal, decision.request_id)
+        return Reply(action=action, fault=fault, elapsed_s=elapsed)
 
     async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
         """Nothing to close."""
@@ -102,8 +121,6 @@ class LocalSeat:
 class DownSeat:
     """A bot known to be unreachable: every decision is an immediate DISCONNECTED fault,
     so a dead bot costs its matches no waiting (it is forfeited after max_strikes)."""
-
-    remote = True
 
     def __init__(self, name: str, reason: str) -> None:
         self.name = name
@@ -192,7 +209,8 @@ class RemoteSeat:
 
     A reader task posts every message the bot sends to a mailbox, so the referee's own
     timer bounds each decision without ever cancelling a read (which would cancel the
-    whole call); replies to earlier (timed-out) requests are dropped. The reader reads at
+    whole call); replies to earlier (timed-out) requests are dropped. Requests are
+    encoded with the game's wire, replies read into an action (``replies.py``). The reader reads at
     most one message per request sent plus EXTRA_MESSAGES: past that it cancels the call
     and the seat's current or next decision is a MALFORMED fault. A reply whose bytes do
     not parse is a MALFORMED fault of the current (or next) decision; the stream stays
@@ -201,12 +219,10 @@ class RemoteSeat:
     immediate DISCONNECTED fault, so a dead bot cannot slow the match down.
     """
 
-    remote = True
-
     def __init__(self, name: str, channel: grpc.aio.Channel, *, max_reply_bytes: int) -> None:
         self.name = name
-        # Decide requests arrive already serialized (arena/wire/abluxxen_bytes.py);
-        # other messages are serialized as usual.
+        # Decide requests are written already serialized (each game's wire has a fast
+        # encoder); other messages are serialized as usual.
         self._play = channel.stream_stream(
             "/arena.v1.Bot/Play",
             request_serializer=_serialize,
@@ -298,7 +314,7 @@ class RemoteSeat:
             )
             return Reply(fault=self._break(fault) if self._flood_unreported else fault)
         assert self._call is not None
-        assert decision.message is not None
+        message = decision.request_bytes()
         loop = asyncio.get_running_loop()
         started = loop.time()
         request_id = decision.request_id
@@ -308,13 +324,13 @@ class RemoteSeat:
         self._sent += 1
         try:
             self._writer = asyncio.current_task()
-            await self._call.write(decision.message)
+            await self._call.write(message)
             self._writer = None
             while True:
                 item = await mailbox.get()
                 if isinstance(item, bot_pb2.BotMessage):
                     if item.request_id == request_id:
-                        return self._checked(item, started, loop.time())
+                        return self._checked(item, decision, started, loop.time())
                     if 0 < item.request_id < request_id:
                         continue  # a late answer to a request that already timed out
                     return Reply(
@@ -369,7 +385,9 @@ class RemoteSeat:
         if self._writer is not None:
             self._writer.cancel()
 
-    def _checked(self, message: bot_pb2.BotMessage, started: float, now: float) -> Reply:
+    def _checked(
+        self, message: bot_pb2.BotMessage, decision: Decision, started: float, now: float
+    ) -> Reply:
         size = message.ByteSize()
         if size > self._max_reply_bytes:
             return Reply(
@@ -380,7 +398,8 @@ class RemoteSeat:
                 ),
                 elapsed_s=now - started,
             )
-        return Reply(message=message, elapsed_s=now - started)
+        action, fault = read_reply(message, decision.observation.legal, decision.wire)
+        return Reply(action=action, fault=fault, elapsed_s=now - started)
 
     async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
         """Send MatchOver and half-close; the bot then has ``timeout_s`` to end the call,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.games import DEFAULT_GAME
 from arena.v1 import bot_pb2
 
 
@@ -21,8 +22,8 @@ class BotInfo:
     """Rule presets it supports; empty means all."""
     players: tuple[int, ...] = ()
     """Table sizes it supports; empty means all (2..5)."""
-    games: tuple[str, ...] = ("abluxxen",)
-    """Games it plays."""
+    games: tuple[str, ...] = (DEFAULT_GAME,)
+    """Games it plays (registry names); empty means any."""
 
     def to_proto(self) -> bot_pb2.HelloReply:
         """The ``HelloReply`` message."""

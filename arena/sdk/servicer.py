@@ -10,7 +10,9 @@ from typing import Any, NoReturn
 
 import grpc
 
-from arena.policies import Policy
+from arena.games import AnyGame, UnknownGameError
+from arena.games import get as get_game
+from arena.policies import FaultInfo, MatchEnd, MatchInfo, Policy
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 from .answer import BadChoiceError, BadRequestError, decide
@@ -39,12 +41,15 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
 
     Policies start in a worker thread, so a slow one holds up only its own stream; one
     that proves quick moves onto the event loop (see ``_Pace``). Optional
-    policy hooks: ``match_start(MatchStart)`` and ``match_over(MatchOver)``.
+    policy hooks: ``match_start(MatchInfo)`` and ``match_over(MatchEnd)`` (plain Python
+    values, no protobuf). A match of a game the bot does not declare (``BotInfo.games``)
+    is refused.
     """
 
     def __init__(self, factory: PolicyFactory, info: BotInfo) -> None:
         self._factory = factory
         self._hello = info.to_proto()
+        self._games = info.games
 
     async def Hello(  # noqa: N802 (the gRPC method name)
         self, request: bot_pb2.HelloRequest, context: Any
@@ -59,6 +64,7 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
         ends when the arena half-closes."""
         inbox = Inbox(request_iterator)
         policy: Policy | None = None
+        game: AnyGame | None = None
         pace = _Pace()
         match_id = ""
         decisions = 0
@@ -67,7 +73,8 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
                 kind = msg.WhichOneof("kind")
                 if kind == "start":
                     match_id, decisions = msg.start.match_id, 0
-                    policy = await self._start(msg.start, context)
+                    game = await self._game(msg.start, context)
+                    policy = await self._start(game, msg.start, context)
                     pace = _Pace(threaded=bool(getattr(policy, "threaded", False)))
                 elif kind == "decide":
                     if policy is None:
@@ -86,20 +93,45 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
                     if took_ms > request.deadline_ms > 0:
                         _warn_late(match_id, decisions, request, took_ms)
                 elif kind == "over":
-                    await _hook(policy, "match_over", msg.over)
+                    if game is not None and _has_hook(policy, "match_over"):
+                        await _hook(policy, "match_over", _match_end(game, msg.over))
                 else:  # a message kind newer than this SDK: nothing to answer
                     log.warning("ignored an ArenaMessage of unknown kind %r", kind)
         finally:
             await inbox.close()
 
-    async def _start(self, start: bot_pb2.MatchStart, context: Any) -> Policy:
+    async def _game(self, start: bot_pb2.MatchStart, context: Any) -> AnyGame:
+        """The match's game; the call ends if the bot does not play it."""
+        if self._games and start.game not in self._games:
+            await abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"this bot plays {list(self._games)}, not {start.game!r}",
+            )
+        try:
+            return get_game(start.game)
+        except UnknownGameError as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+
+    async def _start(self, game: AnyGame, start: bot_pb2.MatchStart, context: Any) -> Policy:
         try:
             # Factories may load models or tables: keep that off the event loop too.
             policy = await asyncio.to_thread(self._factory)
         except Exception as error:
             log.exception("the policy factory failed for match %s", start.match_id)
             await abort(context, grpc.StatusCode.INTERNAL, f"policy factory failed: {error!r}")
-        await _hook(policy, "match_start", start)
+        if _has_hook(policy, "match_start"):
+            try:
+                info = MatchInfo(
+                    match_id=start.match_id,
+                    seat=start.seat,
+                    names=tuple(start.names),
+                    game=game.name,
+                    config=game.wire.config_from_start(start),
+                )
+            except ValueError as error:
+                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"bad MatchStart: {error}")
+            await _hook(policy, "match_start", info)
         return policy
 
     async def _decide(
@@ -189,6 +221,25 @@ def _warn_late(match_id: str, number: int, request: bot_pb2.DecideRequest, took_
         deadline,
         bank,
         outcome,
+    )
+
+
+def _has_hook(policy: Policy | None, name: str) -> bool:
+    return callable(getattr(policy, name, None))
+
+
+def _match_end(game: AnyGame, over: bot_pb2.MatchOver) -> MatchEnd:
+    try:
+        result = game.wire.result_from_over(over)
+    except ValueError:
+        result = None
+    return MatchEnd(
+        match_id=over.match_id,
+        ranks=tuple(over.ranks),
+        forfeited=tuple(over.forfeited),
+        faults=tuple(FaultInfo(f.kind, f.detail, f.request_id) for f in over.faults),
+        result=result,
+        record_json=over.record_json,
     )
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
-from arena.games import abluxxen as ab
+from arena.games import DEFAULT_GAME, AnyGame, InvalidOptionsError, UnknownGameError
+from arena.games import get as get_game
 from arena.league.rating import LADDER_TAU
 
 from .allowlist import DEFAULT_ALLOW, Allowlist, AllowlistError
@@ -31,8 +33,10 @@ class ServeConfig:
     """Address to listen on (0.0.0.0 or :: to accept other machines)."""
     port: int = DEFAULT_PORT
     """Port to listen on (0: any free port)."""
-    preset: str = ab.DEFAULT_PRESET
-    """Rule preset of every ladder match."""
+    game: str = DEFAULT_GAME
+    """The game of the ladder (``arena.games`` registry name)."""
+    preset: str = ""
+    """Rule preset of every ladder match ("" = the game's default, filled in at once)."""
     table_size: int = 4
     """Seats per ladder match, 2..5."""
     deadline_ms: int = 1000
@@ -69,26 +73,36 @@ class ServeConfig:
     tau: float = LADDER_TAU
     """TrueSkill dynamics: small but not zero, because ladder bots change."""
 
+    def __post_init__(self) -> None:
+        if not self.preset:
+            with contextlib.suppress(UnknownGameError):  # validate() says so
+                object.__setattr__(self, "preset", get_game(self.game).default_preset)
+
+    @property
+    def game_plugin(self) -> AnyGame:
+        """The game (UnknownGameError if there is none of that name)."""
+        return get_game(self.game)
+
     @property
     def ladder(self) -> str:
-        """The ladder this arena rates on, e.g. ``serve/abluxxen/amigo/4p``."""
-        return f"serve/abluxxen/{self.preset}/{self.table_size}p"
+        """The ladder this arena rates on: ``serve/GAME/PRESET/Np``."""
+        return f"serve/{self.game}/{self.preset}/{self.table_size}p"
 
     @property
     def league_id(self) -> str:
         """The league row the ladder's matches belong to (the ladder's own id)."""
         return self.ladder
 
-    def game_config(self) -> ab.GameConfig:
-        """The engine configuration of every ladder match."""
-        return ab.make_config(self.table_size, self.preset)
+    def game_config(self) -> Any:
+        """The game's configuration of every ladder match."""
+        return self.game_plugin.make_config(self.table_size, self.preset)
 
 
 def validate(config: ServeConfig) -> None:
     """Raise ServeConfigError naming the first problem."""
     try:
         config.game_config()
-    except ab.InvalidOptionsError as error:
+    except (UnknownGameError, InvalidOptionsError) as error:
         raise ServeConfigError(str(error)) from None
     try:
         Allowlist(config.allow)

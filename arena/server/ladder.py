@@ -30,8 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Final
 
-from arena.games import abluxxen as ab
-from arena.league.rating import RatingModel, Skill, draw_probability_for, rate
+from arena.league.rating import RatingModel, Skill, rate
 from arena.league.results import match_rows
 from arena.league.runner import match_id
 from arena.referee import MatchOutcome, MatchSpec, RemoteSeat, SeatOutcome, run_match
@@ -91,8 +90,9 @@ class Ladder:
         self._roots = root_certificates
         self.pool = ChannelPool(root_certificates=root_certificates)
         self.allowlist = Allowlist(config.allow)
-        tiebreak = ab.preset(config.preset).tiebreak
-        self.model = RatingModel(tau=config.tau, draw_probability=draw_probability_for(tiebreak))
+        self.game = config.game_plugin
+        draw = self.game.rating_defaults(config.preset).draw_probability
+        self.model = RatingModel(tau=config.tau, draw_probability=draw)
         self.skills: dict[str, Skill] = {}
         self.played: dict[str, int] = {}
         for rating in store.ratings(config.ladder):
@@ -271,7 +271,12 @@ class Ladder:
             # A bot that is down costs its table only a Hello, not a rated forfeit.
             answers = await asyncio.gather(
                 *(
-                    hello(self.pool.get(b.endpoint), b.endpoint, self.config.hello_timeout_s)
+                    hello(
+                        self.pool.get(b.endpoint),
+                        b.endpoint,
+                        self.config.hello_timeout_s,
+                        game=self.game.name,
+                    )
                     for b in table
                 )
             )
@@ -291,6 +296,7 @@ class Ladder:
             spec = MatchSpec(
                 match_id=current,
                 config=self._game_config,
+                game=self.game,
                 seed=seed,
                 deadline_ms=self.config.deadline_ms,
                 max_strikes=self.config.max_strikes,
@@ -336,7 +342,7 @@ class Ladder:
         )
         self.store.record_match(
             row,
-            {"game": self._game_config.to_json(), "seats": names},
+            {"game": self.game.config_to_json(self._game_config), "seats": names},
             faults,
             encode_record(outcome.record, outcome.game_record_json),
             ratings,
@@ -444,6 +450,7 @@ class Ladder:
             try:
                 verdict = await verify_bot(
                     bot.endpoint,
+                    game=self.game,
                     preset=config.preset,
                     table_size=config.table_size,
                     games=config.verify_games,

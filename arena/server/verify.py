@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from arena.games import AnyGame
 from arena.referee.channels import ChannelPool
 from arena.referee.conformance import check_bot
 from arena.referee.hello import hello, unsupported
@@ -26,6 +27,7 @@ class Verdict:
 async def verify_bot(
     endpoint: str,
     *,
+    game: AnyGame,
     preset: str,
     table_size: int,
     games: int,
@@ -34,12 +36,14 @@ async def verify_bot(
     hello_timeout_s: float,
     root_certificates: bytes | None,
 ) -> Verdict:
-    """Hello (the bot must play the ladder's preset and table size), then ``games``
-    conformance games without a single fault."""
+    """Hello (the bot must play the ladder's game, preset and table size), then ``games``
+    conformance games of that game without a single fault."""
     # A fresh channel: a pooled one may still be backing off from an earlier failure.
     pool = ChannelPool(root_certificates=root_certificates)
     try:
-        answer = await hello(pool.get(endpoint), endpoint, timeout_s=hello_timeout_s)
+        answer = await hello(
+            pool.get(endpoint), endpoint, timeout_s=hello_timeout_s, game=game.name
+        )
         if answer.error or answer.reply is None:
             return Verdict(False, f"Hello: {answer.error}")
         reply = answer.reply
@@ -54,6 +58,7 @@ async def verify_bot(
         if games == 0:
             return Verdict(True, "", version)
         report = await check_bot(
+            game,
             endpoint,
             games,
             deadline_ms,
@@ -67,10 +72,10 @@ async def verify_bot(
             return Verdict(True, "", version)
         if report.hello_error:
             return Verdict(False, f"Hello: {report.hello_error}", version)
-        game, fault = report.faults[0]
+        number, fault = report.faults[0]
         return Verdict(
             False,
-            f"{len(report.faults)} fault(s) in conformance game {game} (deadline "
+            f"{len(report.faults)} fault(s) in conformance game {number} (deadline "
             f"{deadline_ms} ms); first: {fault.kind}: {fault.detail}. Check it with "
             "`arena check-bot ENDPOINT`, fix the bot, then `arena update --name NAME`",
             version,

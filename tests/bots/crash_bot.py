@@ -28,7 +28,8 @@ class CrashPolicy(RandomPolicy):
         if next(self._counter) >= self._after:
             print(f"crash_bot: exiting after {self._after} decisions", file=sys.stderr, flush=True)
             os._exit(1)  # no cleanup, no goodbye: as a segfault would
-        return super().choose(obs)
+        action: Action = super().choose(obs)
+        return action
 
 
 def _options(parser: argparse.ArgumentParser) -> None:

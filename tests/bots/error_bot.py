@@ -25,7 +25,8 @@ class ErrorPolicy(RandomPolicy):
         if self._answered >= self._after:
             raise RuntimeError(f"error_bot: deliberate failure after {self._after} decisions")
         self._answered += 1
-        return super().choose(obs)
+        action: Action = super().choose(obs)
+        return action
 
 
 def _options(parser: argparse.ArgumentParser) -> None:

@@ -23,7 +23,8 @@ class SleepyPolicy(RandomPolicy):
     def choose(self, obs: Observation) -> Action:
         """Sleep, then a random legal action."""
         time.sleep(self._sleep_s)
-        return super().choose(obs)
+        action: Action = super().choose(obs)
+        return action
 
 
 def _options(parser: argparse.ArgumentParser) -> None:

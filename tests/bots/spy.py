@@ -12,9 +12,8 @@ from pathlib import Path
 
 from botkit import bot_info, split_args
 
-from arena.policies import RandomPolicy
+from arena.policies import MatchEnd, MatchInfo, RandomPolicy
 from arena.sdk import run_bot
-from arena.v1 import bot_pb2
 
 
 class SpyPolicy(RandomPolicy):
@@ -28,7 +27,7 @@ class SpyPolicy(RandomPolicy):
         with self._log.open("a") as handle:
             handle.write(json.dumps(entry) + "\n")
 
-    def match_start(self, start: bot_pb2.MatchStart) -> None:
+    def match_start(self, start: MatchInfo) -> None:
         """Log the match id and seat."""
         super().match_start(start)
         self._write(
@@ -40,7 +39,7 @@ class SpyPolicy(RandomPolicy):
             }
         )
 
-    def match_over(self, over: bot_pb2.MatchOver) -> None:
+    def match_over(self, over: MatchEnd) -> None:
         """Log how much of the record was published."""
         self._write(
             {"event": "over", "match_id": over.match_id, "record_bytes": len(over.record_json)}

@@ -49,7 +49,7 @@ def test_duplicate_deals_reach_each_bot_at_most_once(tmp_path: Path) -> None:
             for match in tables:
                 data = store.record(match)
                 assert data is not None
-                decks.add(str(game_record(decode_record(data)).decks))
+                decks.add(str(game_record(decode_record(data))["decks"]))
             assert len(decks) == 1, "the tables of one deal must play the same shuffle"
     finally:
         store.close()

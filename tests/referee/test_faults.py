@@ -10,6 +10,7 @@ import time
 import pytest
 
 from arena.games import abluxxen as ab
+from arena.games import get as get_game
 from arena.policies import RandomPolicy
 from arena.referee import (
     FaultKind,
@@ -24,7 +25,6 @@ from arena.referee.channels import ChannelPool
 from arena.referee.match import final_ranks
 from arena.referee.seats import Decision
 from arena.v1 import bot_pb2
-from arena.wire.abluxxen_bytes import decide_request_bytes
 
 from .faulty_bot import Behaviour, start_faulty_bot
 
@@ -255,8 +255,9 @@ def test_a_stream_the_bot_ended_before_the_first_request_is_a_fault_not_a_crash(
             kinds = []
             for request_id in (1, 2):
                 obs = ab.observe(state, state.deciding)
-                message = decide_request_bytes(request_id, 500, 0, obs, [])
-                reply = await seat.decide(Decision(request_id, obs, message, 0.5, 0.0))
+                reply = await seat.decide(
+                    Decision(request_id, obs, [], get_game("abluxxen").wire, 500, 0.5, 0.0)
+                )
                 assert reply.fault is not None
                 kinds.append(reply.fault.kind)
             await seat.close(bot_pb2.MatchOver(match_id="m"), 0.5)

@@ -9,6 +9,7 @@ import asyncio
 import grpc
 import pytest
 
+from arena.games import get as get_game
 from arena.referee.channels import ChannelPool
 from arena.referee.conformance import check_bot
 from arena.referee.hello import hello
@@ -67,7 +68,9 @@ def test_check_bot_reports_an_undecodable_hello_instead_of_crashing() -> None:
     async def scenario() -> tuple[str, bool, int]:
         server, endpoint = await start_garbage_hello_bot(GARBAGE["not protobuf"])
         try:
-            report = await check_bot(endpoint, games=1, deadline_ms=200, seed=1)
+            report = await check_bot(
+                get_game("abluxxen"), endpoint, games=1, deadline_ms=200, seed=1
+            )
             return report.hello_error, report.passed, report.games
         finally:
             await server.stop(None)

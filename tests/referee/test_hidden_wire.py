@@ -11,7 +11,7 @@ import pytest
 from arena.games import abluxxen as ab
 from arena.games.abluxxen import events as event_views
 from arena.games.abluxxen.cards import JOKER, VALUE_OF
-from arena.wire.abluxxen_bytes import decide_request_bytes
+from arena.games.abluxxen.wire_bytes import decide_request_bytes
 
 
 def perturb_hidden(state: ab.State, seat: int, rng: random.Random) -> ab.State:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from arena.games import get as get_game
 from arena.policies import RandomPolicy
 from arena.referee.conformance import CheckReport
 from arena.referee.conformance import check_bot as arena_check_bot
@@ -164,7 +165,9 @@ def test_an_endpoint_host_is_never_read_as_another_uri_scheme() -> None:
             RandomPolicy, info=BotInfo(name="abstract"), address=f"unix-abstract:{name}"
         )
         try:
-            return await arena_check_bot(f"unix-abstract:{name}", 1, 1000, 1, hello_timeout_s=2)
+            return await arena_check_bot(
+                get_game("abluxxen"), f"unix-abstract:{name}", 1, 1000, 1, hello_timeout_s=2
+            )
         finally:
             await server.stop(None)
 

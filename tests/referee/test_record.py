@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from arena.games import abluxxen as ab
-from arena.policies import GreedyPolicy, RandomPolicy
+from arena.games.abluxxen.greedy import GreedyPolicy
+from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchOutcome, MatchSpec, run_match
 from arena.referee.record import (
     RecordError,
@@ -42,7 +43,7 @@ def test_a_record_file_round_trips_and_replays_exactly(tmp_path: Path) -> None:
     write_record(path, outcome.record, outcome.game_record_json)
     lines = read_record(path)
     assert lines == json.loads(json.dumps(outcome.record))
-    assert ab.replay(game_record(lines)).result == outcome.result
+    assert ab.replay(ab.GameRecord.from_json(game_record(lines))).result == outcome.result
     assert not list(tmp_path.glob(".*.tmp"))  # the atomic write left nothing behind
 
 

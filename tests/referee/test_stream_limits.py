@@ -13,6 +13,7 @@ import grpc
 import pytest
 
 from arena.games import abluxxen as ab
+from arena.games import get as get_game
 from arena.policies import RandomPolicy
 from arena.referee import (
     FaultKind,
@@ -26,7 +27,6 @@ from arena.referee import (
 from arena.referee.channels import ChannelPool
 from arena.referee.seats import EXTRA_MESSAGES, Decision
 from arena.v1 import bot_pb2
-from arena.wire.abluxxen_bytes import decide_request_bytes
 
 from .faulty_bot import Behaviour, FaultyBot, start_faulty_bot
 from .test_faults import _check_complete
@@ -236,8 +236,9 @@ def test_cancelling_a_seat_while_it_closes_propagates_and_cancels_the_call() -> 
             # The bot stops reading at its first request (a timeout; the stream stays open).
             state = ab.new_game(ab.make_config(2, "amigo"), random.Random(1))
             obs = ab.observe(state, state.deciding)
-            message = decide_request_bytes(1, 100, 0, obs, [])
-            reply = await seat.decide(Decision(1, obs, message, 0.1, 0.0))
+            reply = await seat.decide(
+                Decision(1, obs, [], get_game("abluxxen").wire, 100, 0.1, 0.0)
+            )
             assert reply.fault is not None
             assert reply.fault.kind is FaultKind.TIMEOUT
             over = bot_pb2.MatchOver(match_id="m", record_json="x" * (8 << 20))

@@ -13,9 +13,9 @@ import pytest
 
 from arena.games import abluxxen as ab
 from arena.games.abluxxen import events as event_views
+from arena.games.abluxxen import wire
+from arena.games.abluxxen.wire_bytes import decide_request_bytes
 from arena.v1 import bot_pb2
-from arena.wire import abluxxen as wire
-from arena.wire.abluxxen_bytes import decide_request_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 

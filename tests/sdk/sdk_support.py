@@ -18,10 +18,10 @@ import grpc
 
 from arena.games import abluxxen as ab
 from arena.games.abluxxen import events
+from arena.games.abluxxen.wire import action_from_proto, decision_to_proto, rules_to_proto
 from arena.policies import RandomPolicy
 from arena.sdk import BotInfo, PolicyFactory, create_server
 from arena.v1 import bot_pb2, bot_pb2_grpc
-from arena.wire.abluxxen import action_from_proto, decision_to_proto, rules_to_proto
 
 INFO = BotInfo(name="test-bot", version="9.9", author="tests", presets=("amigo",))
 DEADLINE_MS = 2000

@@ -30,7 +30,7 @@ from arena.referee.channels import ChannelPool
 from arena.sdk.servicer import QUICK_STREAK
 
 READ_TIMEOUT_S = 10.0
-EXPECTED = "it must return one of obs.legal (an arena.games.abluxxen Action)"
+EXPECTED = "it must return one of obs.legal (an action of Abluxxen)"
 
 Returns = Callable[[ab.Observation], object]
 

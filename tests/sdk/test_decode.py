@@ -1,4 +1,4 @@
-"""The fast decoder (raw views + memos in arena.wire.abluxxen) reads exactly what the
+"""The fast decoder (raw views + memos in arena.games.abluxxen.wire) reads exactly what the
 plain attribute-by-attribute decoding of the protobuf messages reads."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from arena.games import abluxxen as ab
 from arena.games.abluxxen import events as event_views
+from arena.games.abluxxen import wire
 from arena.games.abluxxen.resample import determinize
 from arena.v1 import abluxxen_pb2 as pb
-from arena.wire import abluxxen as wire
 
 
 def reference_decode(msg: pb.AbluxxenObservation, legal: Any) -> ab.Observation:

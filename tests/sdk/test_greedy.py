@@ -7,7 +7,8 @@ import random
 import pytest
 
 from arena.games import abluxxen as ab
-from arena.policies import GreedyPolicy, Policy, RandomPolicy
+from arena.games.abluxxen.greedy import GreedyPolicy
+from arena.policies import Policy, RandomPolicy
 
 GAMES = 400
 """100 games with greedy in each seat (seat 0 starts and has an edge: DESIGN.md)."""

@@ -13,8 +13,8 @@ import pytest
 from sdk_support import REPO, BotProcess, Table, async_stub, bot_process, python_bot, start_message
 
 from arena.games import abluxxen as ab
+from arena.games.abluxxen.wire import action_from_proto
 from arena.v1 import bot_pb2
-from arena.wire.abluxxen import action_from_proto
 
 READ_TIMEOUT_S = 10.0
 Check = Callable[[Any, BotProcess], Awaitable[None]]

@@ -45,5 +45,5 @@ def test_read_request_keeps_the_legal_order() -> None:
 
 
 def test_read_request_rejects_another_game() -> None:
-    with pytest.raises(BadRequestError, match="abluxxen only"):
+    with pytest.raises(BadRequestError, match="of a game this SDK does not know"):
         read_request(bot_pb2.DecideRequest(request_id=1))

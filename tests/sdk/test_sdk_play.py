@@ -13,7 +13,8 @@ import pytest
 from sdk_support import Table, async_stub, play_table, served, start_message
 
 from arena.games import abluxxen as ab
-from arena.policies import GreedyPolicy, Policy, RandomPolicy
+from arena.games.abluxxen.greedy import GreedyPolicy
+from arena.policies import MatchEnd, MatchInfo, Policy, RandomPolicy
 from arena.sdk.servicer import INLINE_LIMIT_S, QUICK_STREAK, _Pace
 from arena.v1 import abluxxen_pb2, bot_pb2
 
@@ -33,19 +34,20 @@ class Recorder(RandomPolicy):
     def __init__(self) -> None:
         super().__init__(seed=1)
         self.chosen = 0
-        self.starts: list[bot_pb2.MatchStart] = []
-        self.overs: list[bot_pb2.MatchOver] = []
+        self.starts: list[MatchInfo] = []
+        self.overs: list[MatchEnd] = []
         self.threads: list[str] = []
 
     def choose(self, obs: ab.Observation) -> ab.Action:
         self.chosen += 1
         self.threads.append(threading.current_thread().name)
-        return super().choose(obs)
+        action: ab.Action = super().choose(obs)
+        return action
 
-    def match_start(self, msg: bot_pb2.MatchStart) -> None:
+    def match_start(self, msg: MatchInfo) -> None:
         self.starts.append(msg)
 
-    def match_over(self, msg: bot_pb2.MatchOver) -> None:
+    def match_over(self, msg: MatchEnd) -> None:
         self.overs.append(msg)
 
 
@@ -110,7 +112,8 @@ class SlowAtSeatZero(RandomPolicy):
     def choose(self, obs: ab.Observation) -> ab.Action:
         if obs.seat == 0:
             time.sleep(self.DELAY_S)
-        return super().choose(obs)
+        action: ab.Action = super().choose(obs)
+        return action
 
 
 def test_a_slow_stream_does_not_block_another() -> None:
@@ -157,7 +160,8 @@ class Gated(RandomPolicy):
         if not self.entered.is_set():
             self.entered.set()
             assert self.release.wait(READ_TIMEOUT_S)
-        return super().choose(obs)
+        action: ab.Action = super().choose(obs)
+        return action
 
 
 def test_a_request_overtaken_by_a_newer_one_is_not_answered() -> None:

@@ -45,7 +45,8 @@ class Sleepy(RandomPolicy):
 
     def choose(self, obs: ab.Observation) -> ab.Action:
         time.sleep(self.SLEEP_S)
-        return super().choose(obs)
+        action: ab.Action = super().choose(obs)
+        return action
 
 
 def decide_once(
@@ -114,7 +115,8 @@ SLOW_BOT = """
             self.decisions += 1
             if self.decisions <= 2:
                 time.sleep(0.4)
-            return super().choose(obs)
+            action: ab.Action = super().choose(obs)
+            return action
 
 
     run_bot(SlowStarter, info=BotInfo(name="slow-starter", version="test"))

@@ -24,7 +24,8 @@ class FlagPolicy(RandomPolicy):
     def choose(self, obs: Observation) -> Action:
         if FLAG.exists():
             time.sleep(options.sleep_ms / 1000)
-        return super().choose(obs)
+        action: Action = super().choose(obs)
+        return action
 
 
 if __name__ == "__main__":

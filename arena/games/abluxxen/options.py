@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal, get_args
 
+from arena.games.base import InvalidOptionsError as GameOptionsError
+
 Tiebreak = Literal["fewest_hand_cards", "shared"]
 TwoPlayer = Literal["duel", "plain"]
 ShadowTake = Literal["whole_stack", "any_subset"]
@@ -14,8 +16,9 @@ MAX_PLAYERS: Final = 5
 DEFAULT_MAX_TURNS: Final = 500
 
 
-class InvalidOptionsError(ValueError):
-    """Rule options or a match configuration that the rules do not allow."""
+class InvalidOptionsError(GameOptionsError):
+    """Rule options or a match configuration that the rules do not allow (the Game
+    interface's error, so callers above the games catch it without naming this one)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -355,6 +355,25 @@ def result_to_proto(result: ab.MatchResult) -> pb.AbluxxenResult:
     )
 
 
+def result_from_proto(msg: pb.AbluxxenResult) -> ab.MatchResult:
+    """A match result from its message (the inverse of ``result_to_proto``)."""
+    return ab.MatchResult(
+        scores=tuple(msg.scores),
+        hand_cards=tuple(msg.hand_cards),
+        ranks=tuple(msg.ranks),
+        deals=tuple(
+            ab.DealResult(
+                reason=d.reason,
+                scores=tuple(d.scores),
+                hand_cards=tuple(d.hand_cards),
+                ranks=tuple(d.ranks),
+                turns=d.turns,
+            )
+            for d in msg.deals
+        ),
+    )
+
+
 def event_to_proto(view: dict[str, Any]) -> pb.AbluxxenEvent:
     """One per-seat event view (``events.view``) as a message."""
     msg = pb.AbluxxenEvent(type=view["type"])

@@ -12,19 +12,19 @@ from collections.abc import Sequence
 from typing import Final
 
 from arena.games import abluxxen as ab
-from arena.games.abluxxen.cards import VALUE_OF
-from arena.games.abluxxen.events import FIELDS, is_private
-from arena.games.abluxxen.observation import SetView
-from arena.games.abluxxen.state import Event
-
-from .abluxxen import action_to_proto, rules_to_proto
-from .encoding import (
+from arena.wire.encoding import (
     bool_field,
     bytes_field,
     int_field,
     packed_field,
     string_field,
 )
+
+from .cards import VALUE_OF
+from .events import FIELDS, is_private
+from .observation import SetView
+from .state import Event
+from .wire import action_to_proto, rules_to_proto
 
 _LEGAL: Final[dict[int, bytes]] = {}
 _SETS: Final[dict[SetView, bytes]] = {}

@@ -12,10 +12,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
-from arena.games.abluxxen import JOKER, Action, ActionKind, DecisionKind, Observation
-from arena.v1 import bot_pb2
+from arena.policies import MatchInfo, seed_for_match
 
-from .seeding import seed_for_match
+from .actions import Action, ActionKind, DecisionKind
+from .cards import JOKER
+from .observation import Observation
 
 MAX_NUMBER: Final = 13
 """The highest number card; a joker set (value 14) is above it."""
@@ -51,9 +52,9 @@ class GreedyPolicy:
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def match_start(self, start: bot_pb2.MatchStart) -> None:
+    def match_start(self, info: MatchInfo) -> None:
         """Served as a bot: reseed from the match, so each match replays identically."""
-        self._rng.seed(seed_for_match(start))
+        self._rng.seed(seed_for_match(info))
 
     def choose(self, obs: Observation) -> Action:
         """The legal action with the highest heuristic score."""

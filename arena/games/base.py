@@ -1,0 +1,331 @@
+"""The Game interface: everything the referee, leagues, store, server, SDK and CLI may
+know of a game.
+
+A game is a pure engine (no I/O, no clocks, RNG injected) plus its wire encoding
+(``GameWire``), its built-in policies and a few facts as data (presets, table sizes, the
+tables ``check-bot`` plays, rating defaults). Callers branch on those facts, never on a
+game's name, and never touch its cards, presets or protobuf messages themselves
+(OpenSpiel's ``GameType`` carries its facts the same way).
+
+The type parameters are the game's own classes: its configuration, state, observation
+and action. The layers above see them as opaque values and use only what this module
+declares: an observation's ``seat``, ``legal`` and ``decision``, and a result's
+``scores``, ``ranks`` and ``end_reason``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Generic, Protocol, TypeVar
+
+from arena.v1 import bot_pb2
+
+
+class InvalidOptionsError(ValueError):
+    """A configuration that the game's rules do not allow (unknown preset or option, a
+    table size it does not play); the message says what is allowed."""
+
+
+class CapabilityMissingError(NotImplementedError):
+    """An optional capability (such as ``determinize``) that this game does not offer."""
+
+
+class Observation(Protocol):
+    """What every game's observation offers the layers above: the seat it belongs to,
+    the canonical legal actions (empty unless that seat decides) and the pending
+    decision kind (an enum member, ``None`` once the match is over)."""
+
+    @property
+    def seat(self) -> int:
+        """The observing seat."""
+        ...
+
+    @property
+    def legal(self) -> Sequence[Any]:
+        """The canonical legal actions, in the game's canonical order."""
+        ...
+
+    @property
+    def decision(self) -> Enum | None:
+        """The pending decision kind."""
+        ...
+
+
+class GameResult(Protocol):
+    """How a match ended, as the layers above read it."""
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Per seat: the game's score."""
+        ...
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """Per seat: 1 = best; tied seats share a rank."""
+        ...
+
+    @property
+    def end_reason(self) -> str:
+        """Why the match ended, in the game's words."""
+        ...
+
+
+class Policy(Protocol):
+    """Observation in, action out. Optional hooks (called when present):
+    ``match_start(MatchInfo)`` and ``match_over(MatchEnd)``; no protobuf reaches a
+    policy."""
+
+    def choose(self, obs: Any) -> Any:
+        """One of ``obs.legal``."""
+        ...
+
+
+PolicyFactory = Callable[[int | None], Policy]
+"""Makes a policy from a seed (None: seeded from the system)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingDefaults:
+    """How a game's ladders should rate by default."""
+
+    draw_probability: float
+    """TrueSkill's draw probability: the game's measured rate of tied neighbours."""
+    why: str = ""
+    """Where the figure comes from (shown in docs and help)."""
+
+
+ConfigT = TypeVar("ConfigT")
+StateT = TypeVar("StateT")
+ObsT = TypeVar("ObsT", bound=Observation)
+ActionT = TypeVar("ActionT")
+Deal = tuple[tuple[int, ...], ...]
+"""Dealt decks as plain integers (JSON-able): a match made from the same deal at another
+table gets the same cards (duplicate deals)."""
+
+
+class GameWire(ABC, Generic[ConfigT, ObsT, ActionT]):
+    """A game's side of the bot contract (``proto/arena/v1/<game>.proto``).
+
+    ``oneof`` names this game's field in every ``oneof`` of ``bot.proto`` (MatchStart's
+    rules, DecideRequest's game, BotMessage's choice, MatchOver's result). Requests are
+    built from an observation and the seat's events only; never from a state.
+    """
+
+    oneof: str
+
+    # The arena's side.
+    @abstractmethod
+    def fill_start(self, start: bot_pb2.MatchStart, config: ConfigT) -> None:
+        """Set this game's rules (and ``deals``, where the game has deals) on ``start``."""
+
+    @abstractmethod
+    def decide_request(
+        self,
+        request_id: int,
+        deadline_ms: int,
+        time_bank_ms: int,
+        obs: ObsT,
+        events: Sequence[object],
+    ) -> bytes:
+        """A serialized ``ArenaMessage{decide}`` for ``obs.seat``; ``events`` are raw
+        events since that seat's last request (``Game.events``), which this method shows
+        only as the seat may see them."""
+
+    @abstractmethod
+    def action_from_reply(self, reply: bot_pb2.BotMessage) -> ActionT:
+        """The action spelled out in the reply's game field (raise ValueError, with a
+        message for the bot author, if it is malformed)."""
+
+    @abstractmethod
+    def fill_over(self, over: bot_pb2.MatchOver, result: GameResult) -> None:
+        """Set this game's result on ``over``."""
+
+    # The bot's side (the SDK).
+    @abstractmethod
+    def config_from_start(self, start: bot_pb2.MatchStart) -> ConfigT:
+        """The configuration a MatchStart describes (raise ValueError if it cannot)."""
+
+    @abstractmethod
+    def observation_from_request(self, request: bot_pb2.DecideRequest) -> ObsT:
+        """The observation in a request, its ``legal`` in the request's order (raise
+        ValueError if the request is malformed)."""
+
+    @abstractmethod
+    def fill_reply(self, reply: bot_pb2.BotMessage, action: ActionT) -> None:
+        """Spell ``action`` out in the reply's game field."""
+
+    @abstractmethod
+    def result_from_over(self, over: bot_pb2.MatchOver) -> GameResult:
+        """The game's result in a MatchOver (raise ValueError if it has none)."""
+
+
+class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
+    """One game, as every layer above the engines sees it."""
+
+    name: str
+    """Registry name, lower case (``--game NAME``, ladders, records)."""
+    title: str
+    """Display name."""
+    presets: tuple[str, ...]
+    """Rule presets by name."""
+    default_preset: str
+    """The preset used when none is named."""
+    table_sizes: tuple[int, ...]
+    """Numbers of players the game supports."""
+    check_tables: tuple[tuple[int, str], ...]
+    """(players, preset) tables ``check-bot`` cycles through: together they reach every
+    decision kind."""
+    wire: GameWire[ConfigT, ObsT, ActionT]
+    """The game's protobuf encoding."""
+    policies: Mapping[str, PolicyFactory]
+    """Built-in in-process policies by name (``random`` at least)."""
+    has_deals: bool = False
+    """Whether a match is several deals (``--deals``) and can replay one deal at other
+    tables (duplicate)."""
+
+    # Configuration.
+    @abstractmethod
+    def make_config(
+        self,
+        players: int,
+        preset: str | None = None,
+        *,
+        deals: int = 1,
+        duplicate: bool = False,
+        **options: Any,
+    ) -> ConfigT:
+        """A validated configuration; raise InvalidOptionsError saying what is allowed."""
+
+    @abstractmethod
+    def config_to_json(self, config: ConfigT) -> dict[str, Any]:
+        """The configuration as JSON (in records and the store)."""
+
+    @abstractmethod
+    def config_from_json(self, data: dict[str, Any]) -> ConfigT:
+        """The inverse of ``config_to_json`` (raise InvalidOptionsError)."""
+
+    @abstractmethod
+    def players_of(self, config: ConfigT) -> int:
+        """Seats at the table."""
+
+    @abstractmethod
+    def preset_of(self, config: ConfigT) -> str:
+        """The preset the configuration's rules equal, or ""."""
+
+    # Playing.
+    @abstractmethod
+    def new_match(self, config: ConfigT, rng: random.Random) -> StateT:
+        """A new match, shuffled by ``rng``."""
+
+    @abstractmethod
+    def deal(self, config: ConfigT, rng: random.Random) -> Deal:
+        """Shuffles for a match, for ``new_match_from_deal`` (duplicate deals)."""
+
+    @abstractmethod
+    def new_match_from_deal(self, config: ConfigT, deal: Deal) -> StateT:
+        """A new match with the given shuffles."""
+
+    @abstractmethod
+    def deciding(self, state: StateT) -> int | None:
+        """The seat whose decision it is; None once the match is over."""
+
+    @abstractmethod
+    def observe(self, state: StateT, seat: int) -> ObsT:
+        """All ``seat`` may know, with its legal actions when it decides: the only way
+        hidden state leaves the engine."""
+
+    @abstractmethod
+    def apply(self, state: StateT, action: object, seat: int | None = None) -> None:
+        """Check ``action`` (raise ValueError for a malformed or illegal one) and apply it."""
+
+    @abstractmethod
+    def apply_legal(self, state: StateT, action: ActionT) -> None:
+        """Apply an action already known to be in the deciding seat's legal set."""
+
+    @abstractmethod
+    def events(self, state: StateT) -> Sequence[object]:
+        """Every event so far, in order (raw: only the wire shows them, per seat)."""
+
+    @abstractmethod
+    def result(self, state: StateT) -> GameResult | None:
+        """The result once the match is over."""
+
+    def fallback(self, obs: ObsT) -> ActionT:
+        """The action a faulted or forfeited seat plays: the first canonical legal action."""
+        action: ActionT = obs.legal[0]
+        return action
+
+    def action_text(self, action: ActionT) -> str:
+        """An action in words (fault details, replays)."""
+        return str(action)
+
+    # JSON and replays.
+    @abstractmethod
+    def state_to_json(self, state: StateT) -> dict[str, Any]:
+        """A state as JSON; ``state_from_json`` gives an equal state back."""
+
+    @abstractmethod
+    def state_from_json(self, data: dict[str, Any]) -> StateT:
+        """The inverse of ``state_to_json``."""
+
+    @abstractmethod
+    def record_json(self, state: StateT) -> dict[str, Any]:
+        """The engine's record of a match (shuffles, actions, events, result): enough to
+        replay it exactly."""
+
+    @abstractmethod
+    def replay_record(self, record: dict[str, Any]) -> StateT:
+        """The final state of a recorded match, replayed from ``record_json`` output."""
+
+    @abstractmethod
+    def replay_text(
+        self,
+        record: dict[str, Any],
+        decisions: Sequence[dict[str, Any]],
+        names: Sequence[str],
+        seat: int | None,
+    ) -> Iterator[str]:
+        """A recorded match in words: every event ``seat`` could see (all for None) and
+        every decision (``decisions``: the referee's decision lines, with time and fault)."""
+
+    # Ratings.
+    @abstractmethod
+    def rating_defaults(self, preset: str) -> RatingDefaults:
+        """How this game's ladders of ``preset`` should be rated by default."""
+
+    # Learning environments (PettingZoo), in OpenSpiel's terms.
+    @abstractmethod
+    def num_distinct_actions(self, config: ConfigT) -> int:
+        """Size of the action space: every action has a code below this."""
+
+    @abstractmethod
+    def action_code(self, action: ActionT) -> int:
+        """An action's stable integer code."""
+
+    @abstractmethod
+    def action_from_code(self, code: int) -> ActionT:
+        """The action with this code (raise ValueError)."""
+
+    @abstractmethod
+    def observation_tensor_size(self, config: ConfigT) -> int:
+        """Length of ``observation_tensor`` for matches of ``config``."""
+
+    @abstractmethod
+    def observation_tensor(self, obs: ObsT) -> list[float]:
+        """The observation as a flat vector of numbers (same length for a config)."""
+
+    # Hidden information.
+    @abstractmethod
+    def resample_hidden(self, state: StateT, seat: int, rng: random.Random) -> StateT:
+        """A copy of ``state`` in which everything ``seat`` may not know is drawn anew
+        (other hands, the deck order, private parts of past events), consistent with
+        what it does know. The conformance kit's differential test: the seat's requests
+        must not change."""
+
+    def determinize(self, obs: ObsT, rng: random.Random) -> StateT:
+        """Optional: a full state consistent with ``obs`` (for search bots)."""
+        raise CapabilityMissingError(f"{self.title} offers no determinize")

@@ -1,0 +1,80 @@
+"""The games the arena knows, by name (OpenSpiel's ``register_game``/``load_game``).
+
+A built-in game is listed here by the module that defines it, and imported the first time
+it is asked for; that module's ``GAME`` is the game. Another package registers its game
+by calling ``register`` (or through the ``arena.games`` entry point group, whose entries
+name such a module). Nothing above ``arena/games`` imports a game's package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from typing import Any, Final
+
+from .base import Game
+
+DEFAULT_GAME: Final = "abluxxen"
+"""The game of every command, config and database that names none."""
+
+BUILTIN_GAMES: Final[dict[str, str]] = {
+    "abluxxen": "arena.games.abluxxen.game",
+}
+"""Built-in games by name: the module whose ``GAME`` is the game."""
+
+ENTRY_POINT_GROUP: Final = "arena.games"
+
+AnyGame = Game[Any, Any, Any, Any]
+"""A game as the layers above see it: its own types are opaque to them."""
+
+_games: dict[str, AnyGame] = {}
+
+
+class UnknownGameError(LookupError):
+    """A game name nobody registered."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def register(game: AnyGame) -> None:
+    """Make ``game`` known by ``game.name`` (again: the later registration wins)."""
+    _games[game.name] = game
+
+
+def _modules() -> dict[str, str]:
+    modules = dict(BUILTIN_GAMES)
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        modules.setdefault(entry.name, entry.value)
+    return modules
+
+
+def names() -> list[str]:
+    """Every known game's name, sorted."""
+    return sorted(set(_games) | set(_modules()))
+
+
+def get(name: str) -> AnyGame:
+    """The game called ``name``; UnknownGameError naming the known games otherwise."""
+    game = _games.get(name)
+    if game is not None:
+        return game
+    module = _modules().get(name)
+    if module is None:
+        raise UnknownGameError(f"unknown game {name!r}; the arena plays: {', '.join(names())}")
+    loaded: AnyGame = importlib.import_module(module).GAME
+    _games.setdefault(name, loaded)
+    return _games[name]
+
+
+def all_games() -> list[AnyGame]:
+    """Every known game, by name."""
+    return [get(name) for name in names()]
+
+
+def by_oneof(field: str) -> AnyGame | None:
+    """The game whose protobuf oneof field is ``field`` (a request's ``game`` case)."""
+    for game in all_games():
+        if game.wire.oneof == field:
+            return game
+    return None
