@@ -17,6 +17,7 @@ os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 # then ("epoll_wait error: Bad file descriptor" and no bot). Nothing needs them here.
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 
+from arena.games import names as game_names
 from arena.gctune import tune_for_latency
 
 from . import (
@@ -48,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser."""
     parser = argparse.ArgumentParser(
         prog="arena",
-        description="Abluxxen Arena: referee, league and ratings for Abluxxen bots.",
+        description="Arena: referee, leagues and ratings for card-game bots "
+        f"({', '.join(game_names())}).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in COMMANDS:

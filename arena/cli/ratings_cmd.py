@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from arena.games import DEFAULT_GAME
+from arena.games import get as get_game
 from arena.league.config import DEFAULT_DB
 from arena.league.leaderboard import FORMATS, Ladder, history_chart, leaderboard, render_ladders
 from arena.store import Store, StoreError
@@ -16,8 +18,10 @@ from . import arena_views
 from .arena_views import add_remote_options
 from .paths import output_path_problem
 
-EXAMPLE_LADDER: Final = "league-07858f1b84/abluxxen/amigo/3p"
-"""What a ladder is called: ``LEAGUE/abluxxen/PRESET/Np``."""
+EXAMPLE_LADDER: Final = (
+    f"league-07858f1b84/{DEFAULT_GAME}/{get_game(DEFAULT_GAME).default_preset}/3p"
+)
+"""What a ladder is called: ``LEAGUE/GAME/PRESET/Np``."""
 
 
 def _limit(text: str) -> int:
@@ -40,14 +44,14 @@ def register(sub: Any) -> None:
         help="the leaderboard of a league database",
         description="The leaderboard of every ladder of a league database (or of one). "
         "Each league has its own ladder per preset and table size, named "
-        f"LEAGUE/abluxxen/PRESET/Np (e.g. {EXAMPLE_LADDER}). With several ladders, json "
+        f"LEAGUE/GAME/PRESET/Np (e.g. {EXAMPLE_LADDER}). With several ladders, json "
         "is one array of rows each with a 'ladder' key, csv one table with a 'ladder' "
         "column, html one page with a section per ladder.",
     )
     ratings.add_argument("--db", default=DEFAULT_DB, help=f"database (default {DEFAULT_DB})")
     ratings.add_argument(
         "--ladder",
-        metavar="LEAGUE/abluxxen/PRESET/Np",
+        metavar="LEAGUE/GAME/PRESET/Np",
         help=f"only this ladder, e.g. {EXAMPLE_LADDER} (default: all)",
     )
     ratings.add_argument("--format", choices=FORMATS, default="table")
@@ -126,7 +130,7 @@ def run_ratings(args: argparse.Namespace) -> int:
                 guess = f" (did you mean {' or '.join(hint)}?)" if hint else ""
                 print(
                     f"arena ratings: no ladder {args.ladder!r} in {args.db}{guess}; "
-                    f"{_names(ladders, 'ladders')}; names are LEAGUE/abluxxen/PRESET/Np",
+                    f"{_names(ladders, 'ladders')}; names are LEAGUE/GAME/PRESET/Np",
                     file=sys.stderr,
                 )
                 return 2

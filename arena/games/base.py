@@ -186,6 +186,9 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
     has_deals: bool = False
     """Whether a match is several deals (``--deals``) and can replay one deal at other
     tables (duplicate)."""
+    vocabulary: tuple[str, ...] = ()
+    """Words that name this game's cards and rules (beyond its name, presets and
+    messages): the layers above the games never use them (tests/test_game_boundary.py)."""
 
     # Configuration.
     @abstractmethod

@@ -3,8 +3,8 @@
 Example (examples/league.toml)::
 
     name = "demo"
-    game = "abluxxen"
-    preset = "amigo"
+    game = "GAME"        # optional: the default game
+    preset = "PRESET"    # optional: the game's default preset
     table_size = 4
     matches = 24
     [[bot]]

@@ -166,12 +166,12 @@ def _html(ladders: Sequence[Ladder]) -> str:
         )
     return (
         "<!doctype html><html><head><meta charset='utf-8'>"
-        f"<title>Abluxxen Arena — {html.escape(title)}</title>"
+        f"<title>Arena — {html.escape(title)}</title>"
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
         "td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:right}"
         "td:nth-child(2),th:nth-child(2){text-align:left}"
         "section{margin-bottom:3em}</style></head><body>"
-        f"<h1>Abluxxen Arena ratings</h1>{''.join(sections)}</body></html>"
+        f"<h1>Arena ratings</h1>{''.join(sections)}</body></html>"
     )
 
 

@@ -8,10 +8,10 @@ Defaults, and why:
   TrueSkill's default dynamics (25/300 per match) keep every sigma near 0.68 for ever,
   so a field of unchanging bots never settles; with tau = 0 it settles after 60-75
   matches per bot. A ladder whose bots change (``arena serve``) uses a small tau.
-* ``draw_probability``: the chance that two equal players tie. Measured under the amigo
-  tie-break about 1% of rank-adjacent pairs tie (DESIGN.md; 0.8-3.4% under random play,
-  docs/BENCHMARKS.md); under ``tiebreak = shared`` (ravensburger-2014) ties are several
-  times commoner (4-10% of adjacent pairs under random play), so that ladder uses 0.06.
+* ``draw_probability``: the chance that two equal players tie. Each game measures its
+  own tie rate and says what its ladders should use (``Game.rating_defaults``, e.g.
+  ``arena/games/abluxxen/game.py``); ``DEFAULT_DRAW_PROBABILITY`` is only the default
+  of a bare ``RatingModel``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ SIGMA: Final = MU / 3
 BETA: Final = MU / 6
 LEAGUE_TAU: Final = 0.0
 LADDER_TAU: Final = MU / 3000
-SHARED_TIE_DRAW_PROBABILITY: Final = 0.06
 DEFAULT_DRAW_PROBABILITY: Final = 0.01
 
 
@@ -59,11 +58,6 @@ class RatingModel:
             tau=self.tau,
             draw_probability=self.draw_probability,
         )
-
-
-def draw_probability_for(tiebreak: str) -> float:
-    """The default draw probability of a ladder with this tie-break (see module doc)."""
-    return SHARED_TIE_DRAW_PROBABILITY if tiebreak == "shared" else DEFAULT_DRAW_PROBABILITY
 
 
 def rate(model: RatingModel, skills: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:

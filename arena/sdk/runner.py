@@ -65,7 +65,7 @@ def run_bot(
     run_servicer(
         PolicyServicer(factory, info),
         argv=argv,
-        description=f"Abluxxen Arena bot {info.name!r} {info.version}",
+        description=f"Arena bot {info.name!r} {info.version}",
         grace=grace,
     )
 
@@ -74,7 +74,7 @@ def run_servicer(
     servicer: bot_pb2_grpc.BotServicer,
     *,
     argv: Sequence[str] | None = None,
-    description: str = "Abluxxen Arena bot",
+    description: str = "Arena bot",
     grace: float = 5.0,
 ) -> None:
     """``run_bot`` for a hand-written servicer."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.league.rating import RatingModel, Skill, draw_probability_for, quality, rate
+from arena.games import get as get_game
+from arena.league.rating import RatingModel, Skill, quality, rate
 from arena.referee.match import final_ranks
 
 # trueskill.org's documented environment for its examples: the package defaults.
@@ -67,8 +68,10 @@ def test_tau_zero_lets_sigma_settle() -> None:
 
 
 def test_draw_probability_follows_the_tiebreak() -> None:
-    assert draw_probability_for("fewest_hand_cards") == pytest.approx(0.01)
-    assert draw_probability_for("shared") > draw_probability_for("fewest_hand_cards")
+    game = get_game("abluxxen")
+    assert game.rating_defaults("amigo").draw_probability == pytest.approx(0.01)
+    shared = game.rating_defaults("ravensburger-2014").draw_probability
+    assert shared > game.rating_defaults("amigo").draw_probability
 
 
 def test_quality_prefers_close_tables() -> None:

@@ -128,6 +128,7 @@ class Abluxxen(Game[GameConfig, State, Observation, Action]):
     wire = AbluxxenWire()
     policies = _policies()
     has_deals = True
+    vocabulary = ("joker", "abluxx", "shadowluxx", "naturals")
 
     def make_config(
         self,
