@@ -58,9 +58,7 @@ def _names(tree: ast.AST) -> Iterator[tuple[int, str]]:
             yield line, node.attr
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             yield line, node.name
-        elif isinstance(node, ast.arg):
-            yield line, node.arg
-        elif isinstance(node, ast.keyword) and node.arg is not None:
+        elif isinstance(node, ast.arg) or (isinstance(node, ast.keyword) and node.arg is not None):
             yield line, node.arg
         elif isinstance(node, ast.alias):
             yield line, node.name
@@ -101,8 +99,7 @@ def test_no_layer_above_the_games_imports_a_game(path: Path) -> None:
     for line, module in _imported_modules(tree):
         if module.startswith("arena.games") and module not in ALLOWED_GAME_MODULES:
             assert not any(
-                module == package or module.startswith(package + ".")
-                for package in game_packages
+                module == package or module.startswith(package + ".") for package in game_packages
             ), f"{path.name}:{line} imports {module}"
             assert module.rsplit(".", 1)[0] in ALLOWED_GAME_MODULES, (
                 f"{path.name}:{line} imports {module}, outside the Game interface"
