@@ -58,8 +58,9 @@ def _names(tree: ast.AST) -> Iterator[tuple[int, str]]:
             yield line, node.attr
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             yield line, node.name
-        elif isinstance(node, ast.arg) or (isinstance(node, ast.keyword) and node.arg is not None):
-            yield line, node.arg
+        elif isinstance(node, ast.arg | ast.keyword):
+            if node.arg is not None:
+                yield line, node.arg
         elif isinstance(node, ast.alias):
             yield line, node.name
             if node.asname:

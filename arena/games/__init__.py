@@ -26,6 +26,7 @@ from .registry import (
     by_oneof,
     get,
     names,
+    preset_or_default,
     register,
 )
 
@@ -57,5 +58,6 @@ __all__ = [
     "get",
     "names",
     "pettingzoo_env",
+    "preset_or_default",
     "register",
 ]

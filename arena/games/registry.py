@@ -67,6 +67,17 @@ def get(name: str) -> AnyGame:
     return _games[name]
 
 
+def preset_or_default(name: str, preset: str) -> str:
+    """``preset``, or else the default preset of the game ``name`` ("" if no game has
+    that name: whoever validates the settings says so)."""
+    if preset:
+        return preset
+    try:
+        return get(name).default_preset
+    except UnknownGameError:
+        return ""
+
+
 def all_games() -> list[AnyGame]:
     """Every known game, by name."""
     return [get(name) for name in names()]

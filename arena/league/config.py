@@ -17,7 +17,6 @@ Example (examples/league.toml)::
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import tomllib
@@ -25,7 +24,13 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Final
 
-from arena.games import DEFAULT_GAME, AnyGame, InvalidOptionsError, UnknownGameError
+from arena.games import (
+    DEFAULT_GAME,
+    AnyGame,
+    InvalidOptionsError,
+    UnknownGameError,
+    preset_or_default,
+)
 from arena.games import get as get_game
 from arena.names import check_name
 from arena.referee.channels import EndpointError, parse_endpoint
@@ -116,9 +121,7 @@ class LeagueConfig:
     """The database file."""
 
     def __post_init__(self) -> None:
-        if not self.preset:
-            with contextlib.suppress(UnknownGameError):  # validate() says so
-                object.__setattr__(self, "preset", get_game(self.game).default_preset)
+        object.__setattr__(self, "preset", preset_or_default(self.game, self.preset))
 
     @property
     def game_plugin(self) -> AnyGame:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from arena.games import DEFAULT_GAME, AnyGame, InvalidOptionsError, UnknownGameError
+from arena.games import (
+    DEFAULT_GAME,
+    AnyGame,
+    InvalidOptionsError,
+    UnknownGameError,
+    preset_or_default,
+)
 from arena.games import get as get_game
 from arena.league.rating import LADDER_TAU
 
@@ -74,9 +79,7 @@ class ServeConfig:
     """TrueSkill dynamics: small but not zero, because ladder bots change."""
 
     def __post_init__(self) -> None:
-        if not self.preset:
-            with contextlib.suppress(UnknownGameError):  # validate() says so
-                object.__setattr__(self, "preset", get_game(self.game).default_preset)
+        object.__setattr__(self, "preset", preset_or_default(self.game, self.preset))
 
     @property
     def game_plugin(self) -> AnyGame:

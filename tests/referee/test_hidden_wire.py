@@ -9,43 +9,19 @@ import random
 import pytest
 
 from arena.games import abluxxen as ab
+from arena.games import get
 from arena.games.abluxxen import events as event_views
-from arena.games.abluxxen.cards import JOKER, VALUE_OF
 from arena.games.abluxxen.wire_bytes import decide_request_bytes
+
+GAME = get("abluxxen")
 
 
 def perturb_hidden(state: ab.State, seat: int, rng: random.Random) -> ab.State:
     """A copy where every card ``seat`` cannot see is dealt anew (keeping each hand's
     size and publicly known cards), the deck reshuffled, and other seats' private event
-    cards replaced by random cards."""
-    other = state.clone()
-    unknown: list[int] = []
-    holes: list[int] = []
-    for s in range(other.players):
-        if s == seat:
-            continue
-        hand = other.hands[s]
-        for value in range(1, JOKER + 1):
-            keep = other.known[s][value]
-            unknown += hand[value][keep:]
-            holes += [s] * (len(hand[value]) - keep)
-            del hand[value][keep:]
-    unknown += other.deck
-    rng.shuffle(unknown)
-    for s, card in zip(holes, unknown, strict=False):
-        other.hands[s][VALUE_OF[card]].append(card)
-    other.deck = unknown[len(holes) :]
-    events = []
-    for event in other.events:
-        if event_views.is_private(event, seat):
-            cards = event[-1]
-            assert isinstance(cards, tuple)
-            fake = tuple(rng.randrange(ab.NUM_CARDS) for _ in cards)
-            event = (*event[:-1], fake)
-        events.append(event)
-    other.events = events
-    ab.check_invariants(other)
-    return other
+    cards replaced by random cards: the game's own ``resample_hidden``."""
+    twin: ab.State = GAME.resample_hidden(state, seat, rng)
+    return twin
 
 
 @pytest.mark.parametrize("preset", sorted(ab.PRESETS))
