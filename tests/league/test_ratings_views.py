@@ -190,7 +190,7 @@ def test_help_shows_real_ladder_names() -> None:
     run = arena("ratings", "--help")
     assert run.returncode == 0
     text = " ".join(run.stdout.split())
-    assert "LEAGUE/abluxxen/PRESET/Np" in text
+    assert "LEAGUE/GAME/PRESET/Np" in text
     assert "e.g. abluxxen/amigo/4p" not in text
     assert "/abluxxen/amigo/3p" in text
 
