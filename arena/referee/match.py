@@ -140,9 +140,10 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
     outcomes = [SeatOutcome(seat.name) for seat in seats]
     names = [seat.name for seat in seats]
     wire = game.wire
+    template = _start_template(spec, names)
     opened = await asyncio.gather(
         *(
-            seat.open(_match_start(spec, index, names), spec.connect_timeout_s)
+            seat.open(_seat_start(template, index), spec.connect_timeout_s)
             for index, seat in enumerate(seats)
         )
     )
@@ -258,10 +259,17 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
     )
 
 
-def _match_start(spec: MatchSpec, seat: int, names: list[str]) -> bot_pb2.MatchStart:
+def _seat_start(template: bot_pb2.MatchStart, seat: int) -> bot_pb2.MatchStart:
+    start = bot_pb2.MatchStart()
+    start.CopyFrom(template)
+    start.seat = seat
+    return start
+
+
+def _start_template(spec: MatchSpec, names: list[str]) -> bot_pb2.MatchStart:
+    """MatchStart without the seat, the game's rules filled in once per match."""
     start = bot_pb2.MatchStart(
         match_id=spec.match_id,
-        seat=seat,
         players=len(names),
         names=names,
         game=spec.game.name,
@@ -283,19 +291,18 @@ async def _close_all(
     game_record_json: str,
 ) -> None:
     record_json = game_record_json if spec.publish_record else ""
+    template = bot_pb2.MatchOver(
+        match_id=spec.match_id, ranks=ranks, forfeited=forfeited, record_json=record_json
+    )
+    spec.game.wire.fill_over(template, result)
     overs = []
     for outcome in outcomes:
-        over = bot_pb2.MatchOver(
-            match_id=spec.match_id,
-            ranks=ranks,
-            forfeited=forfeited,
-            faults=[
-                bot_pb2.Fault(kind=str(f.kind), detail=f.detail, request_id=f.request_id)
-                for f in outcome.faults
-            ],
-            record_json=record_json,
+        over = bot_pb2.MatchOver()
+        over.CopyFrom(template)
+        over.faults.extend(
+            bot_pb2.Fault(kind=str(f.kind), detail=f.detail, request_id=f.request_id)
+            for f in outcome.faults
         )
-        spec.game.wire.fill_over(over, result)
         overs.append(over)
     await asyncio.gather(
         *(seat.close(over, timeout_s=1.0) for seat, over in zip(seats, overs, strict=True))

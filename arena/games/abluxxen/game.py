@@ -58,16 +58,10 @@ class AbluxxenWire(GameWire[GameConfig, Observation, Action]):
         start.deals = config.deals
         start.abluxxen.CopyFrom(rules_to_proto(config.options))
 
-    def decide_request(
-        self,
-        request_id: int,
-        deadline_ms: int,
-        time_bank_ms: int,
-        obs: Observation,
-        events: Sequence[object],
-    ) -> bytes:
-        """The fast encoder (``wire_bytes``): the same bytes as the message classes."""
-        return decide_request_bytes(request_id, deadline_ms, time_bank_ms, obs, events)  # type: ignore[arg-type]
+    # The fast encoder itself (``wire_bytes``, compiled; its events are this game's own,
+    # from ``Game.events``): no wrapper frame on the
+    # referee's per-decision path.
+    decide_request = staticmethod(decide_request_bytes)  # type: ignore[assignment]
 
     def action_from_reply(self, reply: bot_pb2.BotMessage) -> Action:
         """The spelled-out action (MalformedActionError, a ValueError)."""
@@ -176,17 +170,17 @@ class Abluxxen(Game[GameConfig, State, Observation, Action]):
         """None once over."""
         return None if state.kind is None else state.deciding
 
-    def observe(self, state: State, seat: int) -> Observation:
-        """RULES.md §10."""
-        return observe(state, seat)
+    # The engine's functions themselves: no wrapper frame on the referee's
+    # per-decision path.
+    observe = staticmethod(observe)
+    """RULES.md §10."""
 
     def apply(self, state: State, action: object, seat: int | None = None) -> None:
         """Checked: MalformedActionError or IllegalActionError (both ValueErrors)."""
         apply(state, action, seat)
 
-    def apply_legal(self, state: State, action: Action) -> None:
-        """Without the second legality check."""
-        apply_unchecked(state, action)
+    apply_legal = staticmethod(apply_unchecked)
+    """Without the second legality check."""
 
     def events(self, state: State) -> Sequence[object]:
         """Raw events; ``events.is_private`` decides what a seat sees."""
