@@ -20,9 +20,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from arena.v1 import bot_pb2
+if TYPE_CHECKING:  # annotations only: importing a game's engine needs no protobuf
+    from arena.v1 import bot_pb2
 
 
 class InvalidOptionsError(ValueError):

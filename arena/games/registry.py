@@ -9,7 +9,6 @@ name such a module). Nothing above ``arena/games`` imports a game's package.
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
 from typing import Any, Final
 
 from .base import Game
@@ -43,6 +42,9 @@ def register(game: AnyGame) -> None:
 
 
 def _modules() -> dict[str, str]:
+    # Read here, not at import: importlib.metadata costs more than the engines.
+    from importlib.metadata import entry_points
+
     modules = dict(BUILTIN_GAMES)
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         modules.setdefault(entry.name, entry.value)
