@@ -29,7 +29,6 @@ from arena.policies.registry import builtin_factory
 from arena.referee import (
     DownSeat,
     LocalSeat,
-    MatchOutcome,
     MatchSpec,
     RemoteSeat,
     Seat,
@@ -37,15 +36,15 @@ from arena.referee import (
 )
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello, unsupported
-from arena.referee.record import encode_record
 from arena.store import Store, StoreError
-from arena.store.sqlite import HeldMatch, RatingRow
+from arena.store.sqlite import HeldMatch
 
+from .commit import Standings, rate_and_record
 from .config import LeagueConfig, LeagueConfigError
 from .processes import BotStartError, ManagedBot
 from .progress import Progress
-from .rating import RatingModel, Skill, rate
-from .results import match_rows
+from .rating import RatingModel, Skill
+from .results import finished_match, match_id
 from .schedule import Scheduler, Table, derived_seed
 
 MAX_RESTARTS = 3
@@ -232,27 +231,6 @@ class _Entrants:
             await bot.stop()
 
 
-def _finished(
-    config: LeagueConfig,
-    game_json: dict[str, object],
-    table: Table,
-    outcome: MatchOutcome,
-    league_id: str,
-) -> HeldMatch:
-    """A finished match as the store will record it (``game_json``: the league's game
-    configuration as JSON, the same for every match)."""
-    row, faults = match_rows(
-        outcome, league_id=league_id, index=table.index, ladder=config.ladder, seed=table.seed
-    )
-    game = {"game": game_json, "seats": list(table.seats)}
-    return HeldMatch(row, game, faults, encode_record(outcome.record, outcome.game_record_json))
-
-
-def match_id(league_id: str, index: int) -> str:
-    """The id of a league's match: from the league and the index only."""
-    return f"{league_id}/{index:06d}"
-
-
 async def run_league(
     config: LeagueConfig,
     store: Store,
@@ -276,17 +254,15 @@ async def run_league(
         check_identity(config, stored)
     names = [b.name for b in config.bots]
     # Replay the stored results to rebuild the ratings after every committed match.
-    skills: dict[str, Skill] = dict.fromkeys(names, Skill())
-    matches_played: dict[str, int] = dict.fromkeys(names, 0)
+    standings = Standings(
+        model, config.ladder, dict.fromkeys(names, Skill()), dict.fromkeys(names, 0)
+    )
+    skills, matches_played = standings.skills, standings.played
     snapshots: dict[int, dict[str, Skill]] = {-1: dict(skills)}
     done = store.matches(league_id=league_id)
     done.sort(key=lambda m: m.idx)
     for row in done:
-        seats = sorted(row.seats, key=lambda s: s.seat)
-        new = rate(model, [skills[s.bot] for s in seats], [s.rank for s in seats])
-        for s, skill in zip(seats, new, strict=True):
-            skills[s.bot] = skill
-            matches_played[s.bot] += 1
+        standings.apply(standings.rated(row.seats))
         snapshots[row.idx] = dict(skills)
     summary = LeagueSummary(league_id, config.ladder, resumed_from=len(done))
     committed = len(done)
@@ -342,24 +318,12 @@ async def run_league(
         nonlocal committed
         while committed in buffered:
             finished = buffered.pop(committed)
-            seats = finished.match.seats  # in seat order
-            new = rate(model, [skills[s.bot] for s in seats], [s.rank for s in seats])
-            ratings = []
-            for seat, skill in zip(seats, new, strict=True):
-                name = seat.bot
-                skills[name] = skill
-                matches_played[name] += 1
-                ratings.append(
-                    RatingRow(config.ladder, name, skill.mu, skill.sigma, matches_played[name])
-                )
-            store.record_match(
-                finished.match, finished.config, finished.faults, finished.record, ratings
-            )
+            rate_and_record(store, standings, finished)
             snapshots[committed] = dict(skills)
             snapshots.pop(committed - lag - 1, None)
             summary.played += 1
             summary.decisions += finished.match.decisions
-            for seat in seats:
+            for seat in finished.match.seats:
                 faults = seat.timeouts + seat.errors + seat.invalid
                 if faults:
                     summary.faulted[seat.bot] = summary.faulted.get(seat.bot, 0) + faults
@@ -406,7 +370,14 @@ async def run_league(
         for seat_outcome in outcome.seats:
             if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
                 await entrants.after_disconnect(seat_outcome.name)
-        finished = _finished(config, game_json, table, outcome, league_id)
+        finished = finished_match(
+            outcome,
+            league_id=league_id,
+            index=table.index,
+            ladder=config.ladder,
+            seed=table.seed,
+            game_json=game_json,
+        )
         if table.index != committed:
             # An earlier match still runs: keep this one safe from a kill until then.
             store.hold_match(finished.match, finished.config, finished.faults, finished.record)
