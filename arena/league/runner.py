@@ -37,7 +37,7 @@ from arena.referee import (
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello, unsupported
 from arena.store import Store, StoreError
-from arena.store.sqlite import HeldMatch
+from arena.store.sqlite import HeldMatch, MatchRow
 
 from .commit import Standings, rate_and_record
 from .config import LeagueConfig, LeagueConfigError
@@ -231,15 +231,48 @@ class _Entrants:
             await bot.stop()
 
 
-async def run_league(
-    config: LeagueConfig,
-    store: Store,
-    *,
-    progress: Progress | None = None,
-    on_commit: Callable[[int], None] | None = None,
-) -> LeagueSummary:
-    """Run (or resume) a league to its end."""
-    league_id = config.league_id
+class _Committed:
+    """What a league has committed, in index order: how many matches, the ratings now,
+    and the ratings after each recent match, which the tables still to come are shown.
+
+    Table k is chosen (matchmaking, the sigma stopping rule) with the ratings after match
+    k - lag, lag being the league's concurrency (see the module doc)."""
+
+    def __init__(self, standings: Standings, lag: int) -> None:
+        self.standings = standings
+        self.lag = lag
+        self.count = 0
+        """Matches committed: the next one to commit has this index."""
+        self._after: dict[int, dict[str, Skill]] = {-1: dict(standings.skills)}
+        """The ratings after each match, by its index (-1: before the first)."""
+
+    def replay(self, done: Sequence[MatchRow]) -> None:
+        """Rebuild the ratings after every match committed before this run (a resumed
+        league regenerates its tables from the first, so it is shown them all again)."""
+        for row in sorted(done, key=lambda m: m.idx):
+            self.standings.apply(self.standings.rated(row.seats))
+            self._after[row.idx] = dict(self.standings.skills)
+        self.count = len(done)
+
+    def commit(self, store: Store, finished: HeldMatch) -> None:
+        """Rate and record the next match in index order."""
+        rate_and_record(store, self.standings, finished)
+        self._after[self.count] = dict(self.standings.skills)
+        self._after.pop(self.count - self.lag - 1, None)  # no table to come is shown it
+        self.count += 1
+
+    def known_for(self, index: int) -> bool:
+        """Whether the ratings that table ``index`` is shown are committed (if they are
+        not, the match they follow is still to be committed)."""
+        return max(index - self.lag, -1) in self._after or index - self.lag < self.count
+
+    def shown_to(self, index: int) -> dict[str, Skill]:
+        """The ratings table ``index`` is chosen with."""
+        return self._after[max(index - self.lag, -1)]
+
+
+def _claim(store: Store, league_id: str) -> None:
+    """Make this process the only one running the league on this database."""
     try:
         store.claim(
             f"league {league_id}",
@@ -248,115 +281,180 @@ async def run_league(
         )
     except StoreError as error:
         raise LeagueError(str(error)) from None
-    model = rating_model(config)
-    stored = store.league(league_id)
-    if stored is not None:
-        check_identity(config, stored)
-    names = [b.name for b in config.bots]
-    # Replay the stored results to rebuild the ratings after every committed match.
-    standings = Standings(
-        model, config.ladder, dict.fromkeys(names, Skill()), dict.fromkeys(names, 0)
+
+
+def _create_league(config: LeagueConfig, store: Store) -> int:
+    """Store a new league and its bots; its seed (drawn at random unless given)."""
+    seed = config.seed if config.seed is not None else secrets.randbits(63)
+    store.create_league(
+        config.league_id,
+        {"identity": config.identity(), "settings": config.to_json(), "seed": seed},
     )
-    skills, matches_played = standings.skills, standings.played
-    snapshots: dict[int, dict[str, Skill]] = {-1: dict(skills)}
-    done = store.matches(league_id=league_id)
-    done.sort(key=lambda m: m.idx)
-    for row in done:
-        standings.apply(standings.rated(row.seats))
-        snapshots[row.idx] = dict(skills)
-    summary = LeagueSummary(league_id, config.ladder, resumed_from=len(done))
-    committed = len(done)
-    lag = config.concurrency
+    for bot in config.bots:
+        store.upsert_bot(bot.name, bot.kind, bot.target)
+    return seed
 
-    def snapshot_for(index: int) -> dict[str, Skill]:
-        return snapshots[max(index - lag, -1)]
 
-    def stop_rule_met(index: int) -> bool:
-        if config.until_sigma <= 0:
-            return False
-        return all(s.sigma < config.until_sigma for s in snapshot_for(index).values())
+class _LeagueRun:
+    """One run of a league, its entrants started: tables started in index order, at
+    most ``concurrency`` at once, and their results committed in index order."""
 
-    entrants = _Entrants(config)
-    await entrants.start()
-    if stored is None:
-        seed = config.seed if config.seed is not None else secrets.randbits(63)
-        store.create_league(
-            league_id,
-            {"identity": config.identity(), "settings": config.to_json(), "seed": seed},
+    def __init__(
+        self,
+        config: LeagueConfig,
+        store: Store,
+        entrants: _Entrants,
+        committed: _Committed,
+        seed: int,
+        *,
+        progress: Progress | None,
+        on_commit: Callable[[int], None] | None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.entrants = entrants
+        self.committed = committed
+        self.names = [b.name for b in config.bots]
+        self.scheduler = Scheduler(
+            self.names,
+            config.table_size,
+            seed,
+            kind=config.schedule,
+            duplicate=config.duplicate,
+            model=committed.standings.model,
         )
-        for bot in config.bots:
-            store.upsert_bot(bot.name, bot.kind, bot.target)
-    else:
-        seed = league_seed(stored)
-    scheduler = Scheduler(
-        names,
-        config.table_size,
-        seed,
-        kind=config.schedule,
-        duplicate=config.duplicate,
-        model=model,
-    )
-    game = config.game_plugin
-    game_config = config.game_config()
-    game_json = game.config_to_json(game_config)
-    started = time.monotonic()
-    buffered: dict[int, HeldMatch] = {}
-    held = store.held_matches(league_id)  # finished before a kill, not rated yet
-    committed_event = asyncio.Event()
-    slots = asyncio.Semaphore(config.concurrency)
-    tasks: set[asyncio.Task[None]] = set()
-    failures: list[BaseException] = []
-    total = config.total_matches
+        self.game = config.game_plugin
+        self.game_config = config.game_config()
+        self.game_json = self.game.config_to_json(self.game_config)
+        self.summary = LeagueSummary(config.league_id, config.ladder, resumed_from=committed.count)
+        self.started = time.monotonic()
+        self.buffered: dict[int, HeldMatch] = {}
+        """Finished matches waiting for an earlier one, by index."""
+        self.held = store.held_matches(config.league_id)
+        """Matches finished before a kill, not rated yet."""
+        self.committed_event = asyncio.Event()
+        """Set after each commit (and each failure)."""
+        self.slots = asyncio.Semaphore(config.concurrency)
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.failures: list[BaseException] = []
+        self.progress = progress
+        self.on_commit = on_commit
+        """Called with the number of matches committed, after each commit."""
 
-    def leader() -> str:
-        if not any(matches_played.values()):
-            return ""
-        best = max(names, key=lambda n: (skills[n].conservative, n))
-        return f"{best} ({skills[best].conservative:.1f})"
-
-    def commit_ready() -> None:
-        nonlocal committed
-        while committed in buffered:
-            finished = buffered.pop(committed)
-            rate_and_record(store, standings, finished)
-            snapshots[committed] = dict(skills)
-            snapshots.pop(committed - lag - 1, None)
-            summary.played += 1
-            summary.decisions += finished.match.decisions
-            for seat in finished.match.seats:
-                faults = seat.timeouts + seat.errors + seat.invalid
-                if faults:
-                    summary.faulted[seat.bot] = summary.faulted.get(seat.bot, 0) + faults
-            committed += 1
-            if on_commit is not None:
-                on_commit(committed)
-            if progress is not None:
-                progress.update(committed, leader())
-        committed_event.set()
-
-    async def play(table: Table) -> None:
+    async def run(self) -> LeagueSummary:
+        """Play the league to its end, then stop the entrants."""
+        progress = self.progress
+        if progress is not None:
+            progress.total = self.config.total_matches
+            progress.update(self.committed.count, self._leader())
         try:
-            async with entrants.streams_for(table.seats):
-                await play_streams_held(table)
-        except Exception as error:  # a bug, not a bot fault: stop the league cleanly
-            failures.append(error)
-            committed_event.set()
+            await self._play_all()
         finally:
-            slots.release()
+            await self._stop()
+        self.store.finish_league(self.config.league_id)
+        self.summary.total = self.committed.count
+        self.summary.wall_s = time.monotonic() - self.started
+        return self.summary
 
-    async def play_streams_held(table: Table) -> None:
-        """Play one table (each of its bots' stream slots held) and commit what can be."""
+    async def _play_all(self) -> None:
+        """Start every table in index order, skipping those committed before this run
+        and committing as played those held before a kill; then wait for the last."""
+        index = 0
+        while index < self.config.total_matches:
+            table = await self._next_table(index)
+            if table is None:
+                break
+            if index >= self.committed.count and not self._take_held(table):
+                await self._start(table)
+            index += 1
+        while self.tasks:
+            await asyncio.gather(*self.tasks)
+        self._check_failures()
+
+    async def _next_table(self, index: int) -> Table | None:
+        """Table ``index``, or None where the sigma stopping rule ends the league before
+        it. A table chosen by the ratings waits for the ratings it is shown."""
+        by_ratings = self.config.schedule == "rating" or self.config.until_sigma > 0
+        if by_ratings:
+            while not self.committed.known_for(index):
+                self.committed_event.clear()
+                await self.committed_event.wait()
+                self._check_failures()
+        if index >= self.committed.count and self._stop_rule_met(index):
+            return None
+        return self.scheduler.next_table(self.committed.shown_to(index) if by_ratings else None)
+
+    def _stop_rule_met(self, index: int) -> bool:
+        """Every sigma table ``index`` is shown is below ``until_sigma`` (if set)."""
+        until = self.config.until_sigma
+        if until <= 0:
+            return False
+        return all(s.sigma < until for s in self.committed.shown_to(index).values())
+
+    def _take_held(self, table: Table) -> bool:
+        """Commit the table's match as it was played before a kill, if it was held with
+        these bots in these seats; whether it was."""
+        kept = self.held.pop(table.index, None)
+        if kept is None or [s.bot for s in kept.match.seats] != list(table.seats):
+            return False
+        self.buffered[table.index] = kept  # rated as it was played, not dealt again
+        self._commit_ready()
+        return True
+
+    async def _start(self, table: Table) -> None:
+        """Play a table in a task of its own once one of ``concurrency`` slots is free."""
+        await self.slots.acquire()
+        self._check_failures()
+        task = asyncio.create_task(self._play(table))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _play(self, table: Table) -> None:
+        """Play a table with each of its bots' stream slots held; a failure here is a
+        bug, not a bot fault: it stops the league cleanly."""
+        try:
+            async with self.entrants.streams_for(table.seats):
+                await self._play_table(table)
+        except Exception as error:
+            self.failures.append(error)
+            self.committed_event.set()
+        finally:
+            self.slots.release()
+
+    async def _play_table(self, table: Table) -> None:
+        """Play one table and commit what can be."""
         seats = [
-            await entrants.seat(name, derived_seed(table.seed, table.index, s))
+            await self.entrants.seat(name, derived_seed(table.seed, table.index, s))
             for s, name in enumerate(table.seats)
         ]
+        outcome = await run_match(self._spec(table), seats)
+        for seat_outcome in outcome.seats:
+            if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
+                await self.entrants.after_disconnect(seat_outcome.name)
+        finished = finished_match(
+            outcome,
+            league_id=self.config.league_id,
+            index=table.index,
+            ladder=self.config.ladder,
+            seed=table.seed,
+            game_json=self.game_json,
+        )
+        if table.index != self.committed.count:
+            # An earlier match still runs: keep this one safe from a kill until then.
+            self.store.hold_match(finished.match, finished.config, finished.faults, finished.record)
+        self.buffered[table.index] = finished
+        self._commit_ready()
+
+    def _spec(self, table: Table) -> MatchSpec:
+        """The match a table plays."""
+        config = self.config
         deal = None
         if table.deal_group is not None:
-            deal = game.deal(game_config, random.Random(table.seed))
-        spec = MatchSpec(
-            match_id=match_id(league_id, table.index),
-            config=game_config,
-            game=game,
+            deal = self.game.deal(self.game_config, random.Random(table.seed))
+        return MatchSpec(
+            match_id=match_id(config.league_id, table.index),
+            config=self.game_config,
+            game=self.game,
             seed=table.seed,
             deal=deal,
             deadline_ms=config.deadline_ms,
@@ -366,73 +464,85 @@ async def run_league(
             # must not carry its record (every hand and the deck order).
             publish_record=table.deal_group is None,
         )
-        outcome = await run_match(spec, seats)
-        for seat_outcome in outcome.seats:
-            if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
-                await entrants.after_disconnect(seat_outcome.name)
-        finished = finished_match(
-            outcome,
-            league_id=league_id,
-            index=table.index,
-            ladder=config.ladder,
-            seed=table.seed,
-            game_json=game_json,
-        )
-        if table.index != committed:
-            # An earlier match still runs: keep this one safe from a kill until then.
-            store.hold_match(finished.match, finished.config, finished.faults, finished.record)
-        buffered[table.index] = finished
-        commit_ready()
 
-    def check_failures() -> None:
-        if failures:
-            raise LeagueError(f"a match failed unexpectedly: {failures[0]!r}") from failures[0]
+    def _commit_ready(self) -> None:
+        """Commit, each with its rating update, the finished matches next in index
+        order."""
+        while self.committed.count in self.buffered:
+            finished = self.buffered.pop(self.committed.count)
+            self.committed.commit(self.store, finished)
+            self._count(finished)
+            if self.on_commit is not None:
+                self.on_commit(self.committed.count)
+            if self.progress is not None:
+                self.progress.update(self.committed.count, self._leader())
+        self.committed_event.set()
 
-    if progress is not None:
-        progress.total = total
-        progress.update(committed, leader())
-    try:
-        index = 0
-        while index < total:
-            table_needs = config.schedule == "rating" or config.until_sigma > 0
-            if table_needs:
-                while max(index - lag, -1) not in snapshots and index - lag >= committed:
-                    committed_event.clear()
-                    await committed_event.wait()
-                    check_failures()
-            if index >= committed and stop_rule_met(index):
-                break
-            table = scheduler.next_table(snapshot_for(index) if table_needs else None)
-            if index < committed:
-                index += 1
-                continue  # already played and committed before a restart
-            kept = held.pop(index, None)
-            if kept is not None and [s.bot for s in kept.match.seats] == list(table.seats):
-                buffered[index] = kept  # finished before a kill: rated as it was played
-                commit_ready()
-                index += 1
-                continue
-            await slots.acquire()
-            check_failures()
-            task = asyncio.create_task(play(table))
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
-            index += 1
-        while tasks:
-            await asyncio.gather(*tasks)
-        check_failures()
-    finally:
-        for task in list(tasks):
+    def _count(self, finished: HeldMatch) -> None:
+        """Count a committed match in the summary."""
+        summary = self.summary
+        summary.played += 1
+        summary.decisions += finished.match.decisions
+        for seat in finished.match.seats:
+            faults = seat.timeouts + seat.errors + seat.invalid
+            if faults:
+                summary.faulted[seat.bot] = summary.faulted.get(seat.bot, 0) + faults
+
+    def _leader(self) -> str:
+        """The best bot by conservative rating, for the progress line."""
+        standings = self.committed.standings
+        if not any(standings.played.values()):
+            return ""
+        skills = standings.skills
+        best = max(self.names, key=lambda n: (skills[n].conservative, n))
+        return f"{best} ({skills[best].conservative:.1f})"
+
+    def _check_failures(self) -> None:
+        """Stop the league if a match failed unexpectedly."""
+        if self.failures:
+            error = self.failures[0]
+            raise LeagueError(f"a match failed unexpectedly: {error!r}") from error
+
+    async def _stop(self) -> None:
+        """Cancel the matches still running (cut short: played again on resume), then
+        stop the entrants."""
+        for task in list(self.tasks):
             task.cancel()
-        for task in list(tasks):
+        for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        summary.restarts = {n: b.restarts for n, b in entrants.managed.items() if b.restarts}
-        summary.last_words = entrants.last_words
-        await entrants.stop()
-        if progress is not None:
-            progress.close()
-    store.finish_league(league_id)
-    summary.total = committed
-    summary.wall_s = time.monotonic() - started
-    return summary
+        self.summary.restarts = {
+            n: b.restarts for n, b in self.entrants.managed.items() if b.restarts
+        }
+        self.summary.last_words = self.entrants.last_words
+        await self.entrants.stop()
+        if self.progress is not None:
+            self.progress.close()
+
+
+async def run_league(
+    config: LeagueConfig,
+    store: Store,
+    *,
+    progress: Progress | None = None,
+    on_commit: Callable[[int], None] | None = None,
+) -> LeagueSummary:
+    """Run (or resume) a league to its end."""
+    _claim(store, config.league_id)
+    model = rating_model(config)
+    stored = store.league(config.league_id)
+    if stored is not None:
+        check_identity(config, stored)
+    names = [b.name for b in config.bots]
+    standings = Standings(
+        model, config.ladder, dict.fromkeys(names, Skill()), dict.fromkeys(names, 0)
+    )
+    committed = _Committed(standings, lag=config.concurrency)
+    committed.replay(store.matches(league_id=config.league_id))
+    entrants = _Entrants(config)
+    await entrants.start()
+    seed = _create_league(config, store) if stored is None else league_seed(stored)
+    run = _LeagueRun(
+        config, store, entrants, committed, seed, progress=progress, on_commit=on_commit
+    )
+    return await run.run()
