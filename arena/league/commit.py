@@ -29,6 +29,7 @@ class Standings:
     ladder: str
     """The ladder the ratings belong to."""
     skills: dict[str, Skill] = field(default_factory=dict)
+    """Each bot's current skill."""
     played: dict[str, int] = field(default_factory=dict)
     """Rated matches per bot."""
 
