@@ -3,12 +3,36 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from arena.referee import MatchOutcome
-from arena.store.sqlite import MatchRow, SeatRow
+from arena.referee.record import encode_record
+from arena.store.sqlite import HeldMatch, MatchRow, SeatRow
 
 FaultRow = tuple[int, int, str, str, int]
 """(seat, n, kind, detail, request id) of one fault, as ``Store.record_match`` takes it."""
+
+
+def match_id(league_id: str, index: int) -> str:
+    """The id of a league's match: from the league and the index only."""
+    return f"{league_id}/{index:06d}"
+
+
+def finished_match(
+    outcome: MatchOutcome,
+    *,
+    league_id: str,
+    index: int,
+    ladder: str,
+    seed: int,
+    game_json: dict[str, Any],
+) -> HeldMatch:
+    """A finished match as the store will record it: its row, its configuration (the
+    game's configuration as JSON, and the bots by seat), its faults and its encoded
+    record."""
+    row, faults = match_rows(outcome, league_id=league_id, index=index, ladder=ladder, seed=seed)
+    config = {"game": game_json, "seats": [seat.name for seat in outcome.seats]}
+    return HeldMatch(row, config, faults, encode_record(outcome.record, outcome.game_record_json))
 
 
 def match_rows(

@@ -21,41 +21,20 @@ import json
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from arena.policies import Policy
-from arena.policies.registry import builtin_factory
-from arena.referee import (
-    DownSeat,
-    LocalSeat,
-    MatchOutcome,
-    MatchSpec,
-    RemoteSeat,
-    Seat,
-    run_match,
-)
-from arena.referee.channels import ChannelPool
-from arena.referee.hello import hello, unsupported
-from arena.referee.record import encode_record
+from arena.referee import MatchSpec, run_match
 from arena.store import Store, StoreError
-from arena.store.sqlite import HeldMatch, RatingRow
+from arena.store.sqlite import HeldMatch, MatchRow
 
+from .commit import Standings, rate_and_record
 from .config import LeagueConfig, LeagueConfigError
-from .processes import BotStartError, ManagedBot
+from .entrants import Entrants, EntrantsError
 from .progress import Progress
-from .rating import RatingModel, Skill, rate
-from .results import match_rows
+from .rating import RatingModel, Skill
+from .results import finished_match, match_id
 from .schedule import Scheduler, Table, derived_seed
-
-MAX_RESTARTS = 3
-"""A managed bot that dies is restarted at most this often per league run."""
-PROBE_TIMEOUT_S = 1.0
-"""Hello timeout for a bot suspected down before each of its matches."""
-PROBE_BACKOFF_S = 2.0
-"""After a failed probe, the bot's matches fault at once for this long before the next
-probe; the wait doubles with each failed probe, up to PROBE_BACKOFF_MAX_S."""
-PROBE_BACKOFF_MAX_S = 30.0
 
 
 class LeagueError(RuntimeError):
@@ -122,135 +101,293 @@ def league_seed(stored: dict[str, object]) -> int:
     return seed
 
 
-class _Entrants:
-    """The running entrants: managed processes, remote endpoints, built-in policies."""
+class _Committed:
+    """What a league has committed, in index order: how many matches, the ratings now,
+    and the ratings after each recent match, which the tables still to come are shown.
 
-    def __init__(self, config: LeagueConfig) -> None:
-        self.config = config
-        self.managed = {
-            b.name: ManagedBot(b.name, b.command) for b in config.bots if b.command is not None
-        }
-        self.endpoints = {b.name: b.endpoint for b in config.bots if b.endpoint is not None}
-        self.builtin = {b.name: b.builtin for b in config.bots if b.builtin is not None}
-        self.pool = ChannelPool()
-        self.suspect: set[str] = set()
-        self._restart_lock = asyncio.Lock()
-        self.last_words: dict[str, list[str]] = {}
-        self.down: dict[str, tuple[float, float, str]] = {}
-        """Bots found down by a probe: (no new probe before, that wait, why)."""
-        cap = config.bot_streams
-        self.streams = (
-            {b.name: asyncio.Semaphore(cap) for b in config.bots if b.builtin is None}
-            if cap > 0
-            else {}
+    Table k is chosen (matchmaking, the sigma stopping rule) with the ratings after match
+    k - lag, lag being the league's concurrency (see the module doc)."""
+
+    def __init__(self, standings: Standings, lag: int) -> None:
+        self.standings = standings
+        self.lag = lag
+        self.count = 0
+        """Matches committed: the next one to commit has this index."""
+        self._after: dict[int, dict[str, Skill]] = {-1: dict(standings.skills)}
+        """The ratings after each match, by its index (-1: before the first)."""
+
+    def replay(self, done: Sequence[MatchRow]) -> None:
+        """Rebuild the ratings after every match committed before this run (a resumed
+        league regenerates its tables from the first, so it is shown them all again)."""
+        for row in sorted(done, key=lambda m: m.idx):
+            self.standings.apply(self.standings.rated(row.seats))
+            self._after[row.idx] = dict(self.standings.skills)
+        self.count = len(done)
+
+    def commit(self, store: Store, finished: HeldMatch) -> None:
+        """Rate and record the next match in index order."""
+        rate_and_record(store, self.standings, finished)
+        self._after[self.count] = dict(self.standings.skills)
+        self._after.pop(self.count - self.lag - 1, None)  # no table to come is shown it
+        self.count += 1
+
+    def known_for(self, index: int) -> bool:
+        """Whether the ratings that table ``index`` is shown are committed (if they are
+        not, the match they follow is still to be committed)."""
+        return max(index - self.lag, -1) in self._after or index - self.lag < self.count
+
+    def shown_to(self, index: int) -> dict[str, Skill]:
+        """The ratings table ``index`` is chosen with."""
+        return self._after[max(index - self.lag, -1)]
+
+
+def _claim(store: Store, league_id: str) -> None:
+    """Make this process the only one running the league on this database."""
+    try:
+        store.claim(
+            f"league {league_id}",
+            f"league {league_id!r} is already running on {store.path} (another `arena "
+            "league`); wait for it to end, or stop it, before running it again",
         )
-        """Per remote or managed bot, its matches in play (``bot_streams``; none: no cap)."""
-
-    @contextlib.asynccontextmanager
-    async def streams_for(self, names: Sequence[str]) -> AsyncIterator[None]:
-        """Hold a stream slot of every capped bot of a table while it plays. Slots are
-        taken in name order, so two tables waiting for each other's bots cannot
-        deadlock."""
-        async with contextlib.AsyncExitStack() as held:
-            for name in sorted(set(names)):
-                slot = self.streams.get(name)
-                if slot is not None:
-                    await held.enter_async_context(slot)
-            yield
-
-    async def start(self) -> None:
-        """Start managed bots, then Hello every bot; any failure stops the league."""
-        try:
-            for bot in self.managed.values():
-                self.endpoints[bot.name] = await bot.start()
-        except BotStartError as error:
-            await self.stop()
-            raise LeagueError(str(error)) from None
-        problems = []
-        for name, endpoint in self.endpoints.items():
-            assert endpoint is not None
-            answer = await hello(
-                self.pool.get(endpoint), endpoint, timeout_s=5.0, game=self.config.game
-            )
-            if answer.error:
-                problems.append(f"bot {name!r}: {answer.error}")
-            elif answer.reply is not None and (
-                why := unsupported(answer.reply, self.config.table_size, self.config.preset)
-            ):
-                problems.append(f"bot {name!r} cannot play this league's tables: {why}")
-        if problems:
-            await self.stop()
-            raise LeagueError(
-                "the league did not start, nothing was played:\n  " + "\n  ".join(problems)
-            )
-
-    async def seat(self, name: str, policy_seed: int) -> Seat:
-        """A seat for one match. A bot suspected down (it disconnected in an earlier
-        match) is probed with a quick Hello first; if that fails too, the seat faults at
-        once instead of waiting out the connect timeout."""
-        if name in self.builtin:
-            factory = builtin_factory(self.config.game_plugin, str(self.builtin[name]))
-            policy: Policy = factory(policy_seed)
-            return LocalSeat(name, policy)
-        endpoint = self.endpoints[name]
-        assert endpoint is not None
-        if name in self.suspect:
-            loop = asyncio.get_running_loop()
-            down = self.down.get(name)
-            if down is not None and loop.time() < down[0]:
-                return DownSeat(name, down[2])  # probed and down a moment ago
-            answer = await hello(self.pool.get(endpoint), endpoint, timeout_s=PROBE_TIMEOUT_S)
-            if answer.error:
-                # Not again for a while (doubling up to PROBE_BACKOFF_MAX_S): a dead bot
-                # would otherwise cost every one of its matches a whole probe timeout.
-                wait = min(2 * down[1], PROBE_BACKOFF_MAX_S) if down else PROBE_BACKOFF_S
-                self.down[name] = (loop.time() + wait, wait, answer.error)
-                return DownSeat(name, answer.error)
-            self.suspect.discard(name)
-            self.down.pop(name, None)
-        return RemoteSeat(name, self.pool.get(endpoint), max_reply_bytes=4096)
-
-    async def after_disconnect(self, name: str) -> None:
-        """A bot disconnected: restart it if it is ours (at most MAX_RESTARTS times),
-        else (or if that fails) probe it before its next match."""
-        bot = self.managed.get(name)
-        if bot is not None and not bot.running and bot.restarts < MAX_RESTARTS:
-            async with self._restart_lock:
-                if not bot.running:
-                    self.last_words[name] = await bot.final_words()
-                    try:
-                        self.endpoints[name] = await bot.restart()
-                        return
-                    except BotStartError:
-                        pass
-        self.suspect.add(name)
-
-    async def stop(self) -> None:
-        """Stop managed bots and close channels."""
-        await self.pool.close()
-        for bot in self.managed.values():
-            await bot.stop()
+    except StoreError as error:
+        raise LeagueError(str(error)) from None
 
 
-def _finished(
-    config: LeagueConfig,
-    game_json: dict[str, object],
-    table: Table,
-    outcome: MatchOutcome,
-    league_id: str,
-) -> HeldMatch:
-    """A finished match as the store will record it (``game_json``: the league's game
-    configuration as JSON, the same for every match)."""
-    row, faults = match_rows(
-        outcome, league_id=league_id, index=table.index, ladder=config.ladder, seed=table.seed
+def _create_league(config: LeagueConfig, store: Store) -> int:
+    """Store a new league and its bots; its seed (drawn at random unless given)."""
+    seed = config.seed if config.seed is not None else secrets.randbits(63)
+    store.create_league(
+        config.league_id,
+        {"identity": config.identity(), "settings": config.to_json(), "seed": seed},
     )
-    game = {"game": game_json, "seats": list(table.seats)}
-    return HeldMatch(row, game, faults, encode_record(outcome.record, outcome.game_record_json))
+    for bot in config.bots:
+        store.upsert_bot(bot.name, bot.kind, bot.target)
+    return seed
 
 
-def match_id(league_id: str, index: int) -> str:
-    """The id of a league's match: from the league and the index only."""
-    return f"{league_id}/{index:06d}"
+class _LeagueRun:
+    """One run of a league, its entrants started: tables started in index order, at
+    most ``concurrency`` at once, and their results committed in index order."""
+
+    def __init__(
+        self,
+        config: LeagueConfig,
+        store: Store,
+        entrants: Entrants,
+        committed: _Committed,
+        seed: int,
+        *,
+        progress: Progress | None,
+        on_commit: Callable[[int], None] | None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.entrants = entrants
+        self.committed = committed
+        self.names = [b.name for b in config.bots]
+        self.scheduler = Scheduler(
+            self.names,
+            config.table_size,
+            seed,
+            kind=config.schedule,
+            duplicate=config.duplicate,
+            model=committed.standings.model,
+        )
+        self.game = config.game_plugin
+        self.game_config = config.game_config()
+        self.game_json = self.game.config_to_json(self.game_config)
+        self.summary = LeagueSummary(config.league_id, config.ladder, resumed_from=committed.count)
+        self.started = time.monotonic()
+        self.buffered: dict[int, HeldMatch] = {}
+        """Finished matches waiting for an earlier one, by index."""
+        self.held = store.held_matches(config.league_id)
+        """Matches finished before a kill, not rated yet."""
+        self.committed_event = asyncio.Event()
+        """Set after each commit (and each failure)."""
+        self.slots = asyncio.Semaphore(config.concurrency)
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.failures: list[BaseException] = []
+        self.progress = progress
+        self.on_commit = on_commit
+        """Called with the number of matches committed, after each commit."""
+
+    async def run(self) -> LeagueSummary:
+        """Play the league to its end, then stop the entrants."""
+        progress = self.progress
+        if progress is not None:
+            progress.total = self.config.total_matches
+            progress.update(self.committed.count, self._leader())
+        try:
+            await self._play_all()
+        finally:
+            await self._stop()
+        self.store.finish_league(self.config.league_id)
+        self.summary.total = self.committed.count
+        self.summary.wall_s = time.monotonic() - self.started
+        return self.summary
+
+    async def _play_all(self) -> None:
+        """Start every table in index order, skipping those committed before this run
+        and committing as played those held before a kill; then wait for the last."""
+        index = 0
+        while index < self.config.total_matches:
+            table = await self._next_table(index)
+            if table is None:
+                break
+            if index >= self.committed.count and not self._take_held(table):
+                await self._start(table)
+            index += 1
+        while self.tasks:
+            await asyncio.gather(*self.tasks)
+        self._check_failures()
+
+    async def _next_table(self, index: int) -> Table | None:
+        """Table ``index``, or None where the sigma stopping rule ends the league before
+        it. A table chosen by the ratings waits for the ratings it is shown."""
+        by_ratings = self.config.schedule == "rating" or self.config.until_sigma > 0
+        if by_ratings:
+            while not self.committed.known_for(index):
+                self.committed_event.clear()
+                await self.committed_event.wait()
+                self._check_failures()
+        if index >= self.committed.count and self._stop_rule_met(index):
+            return None
+        return self.scheduler.next_table(self.committed.shown_to(index) if by_ratings else None)
+
+    def _stop_rule_met(self, index: int) -> bool:
+        """Every sigma table ``index`` is shown is below ``until_sigma`` (if set)."""
+        until = self.config.until_sigma
+        if until <= 0:
+            return False
+        return all(s.sigma < until for s in self.committed.shown_to(index).values())
+
+    def _take_held(self, table: Table) -> bool:
+        """Commit the table's match as it was played before a kill, if it was held with
+        these bots in these seats; whether it was."""
+        kept = self.held.pop(table.index, None)
+        if kept is None or [s.bot for s in kept.match.seats] != list(table.seats):
+            return False
+        self.buffered[table.index] = kept  # rated as it was played, not dealt again
+        self._commit_ready()
+        return True
+
+    async def _start(self, table: Table) -> None:
+        """Play a table in a task of its own once one of ``concurrency`` slots is free."""
+        await self.slots.acquire()
+        self._check_failures()
+        task = asyncio.create_task(self._play(table))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _play(self, table: Table) -> None:
+        """Play a table with each of its bots' stream slots held; a failure here is a
+        bug, not a bot fault: it stops the league cleanly."""
+        try:
+            async with self.entrants.streams_for(table.seats):
+                await self._play_table(table)
+        except Exception as error:
+            self.failures.append(error)
+            self.committed_event.set()
+        finally:
+            self.slots.release()
+
+    async def _play_table(self, table: Table) -> None:
+        """Play one table and commit what can be."""
+        seats = [
+            await self.entrants.seat(name, derived_seed(table.seed, table.index, s))
+            for s, name in enumerate(table.seats)
+        ]
+        outcome = await run_match(self._spec(table), seats)
+        for seat_outcome in outcome.seats:
+            if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
+                await self.entrants.after_disconnect(seat_outcome.name)
+        finished = finished_match(
+            outcome,
+            league_id=self.config.league_id,
+            index=table.index,
+            ladder=self.config.ladder,
+            seed=table.seed,
+            game_json=self.game_json,
+        )
+        if table.index != self.committed.count:
+            # An earlier match still runs: keep this one safe from a kill until then.
+            self.store.hold_match(finished.match, finished.config, finished.faults, finished.record)
+        self.buffered[table.index] = finished
+        self._commit_ready()
+
+    def _spec(self, table: Table) -> MatchSpec:
+        """The match a table plays."""
+        config = self.config
+        deal = None
+        if table.deal_group is not None:
+            deal = self.game.deal(self.game_config, random.Random(table.seed))
+        return MatchSpec(
+            match_id=match_id(config.league_id, table.index),
+            config=self.game_config,
+            game=self.game,
+            seed=table.seed,
+            deal=deal,
+            deadline_ms=config.deadline_ms,
+            time_bank_ms=config.time_bank_ms,
+            max_strikes=config.max_strikes,
+            # A duplicate deal is being played at other tables right now: MatchOver
+            # must not carry its record (every hand and the deck order).
+            publish_record=table.deal_group is None,
+        )
+
+    def _commit_ready(self) -> None:
+        """Commit, each with its rating update, the finished matches next in index
+        order."""
+        while self.committed.count in self.buffered:
+            finished = self.buffered.pop(self.committed.count)
+            self.committed.commit(self.store, finished)
+            self._count(finished)
+            if self.on_commit is not None:
+                self.on_commit(self.committed.count)
+            if self.progress is not None:
+                self.progress.update(self.committed.count, self._leader())
+        self.committed_event.set()
+
+    def _count(self, finished: HeldMatch) -> None:
+        """Count a committed match in the summary."""
+        summary = self.summary
+        summary.played += 1
+        summary.decisions += finished.match.decisions
+        for seat in finished.match.seats:
+            faults = seat.timeouts + seat.errors + seat.invalid
+            if faults:
+                summary.faulted[seat.bot] = summary.faulted.get(seat.bot, 0) + faults
+
+    def _leader(self) -> str:
+        """The best bot by conservative rating, for the progress line."""
+        standings = self.committed.standings
+        if not any(standings.played.values()):
+            return ""
+        skills = standings.skills
+        best = max(self.names, key=lambda n: (skills[n].conservative, n))
+        return f"{best} ({skills[best].conservative:.1f})"
+
+    def _check_failures(self) -> None:
+        """Stop the league if a match failed unexpectedly."""
+        if self.failures:
+            error = self.failures[0]
+            raise LeagueError(f"a match failed unexpectedly: {error!r}") from error
+
+    async def _stop(self) -> None:
+        """Cancel the matches still running (cut short: played again on resume), then
+        stop the entrants."""
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self.summary.restarts = {
+            n: b.restarts for n, b in self.entrants.managed.items() if b.restarts
+        }
+        self.summary.last_words = self.entrants.last_words
+        await self.entrants.stop()
+        if self.progress is not None:
+            self.progress.close()
 
 
 async def run_league(
@@ -261,207 +398,24 @@ async def run_league(
     on_commit: Callable[[int], None] | None = None,
 ) -> LeagueSummary:
     """Run (or resume) a league to its end."""
-    league_id = config.league_id
-    try:
-        store.claim(
-            f"league {league_id}",
-            f"league {league_id!r} is already running on {store.path} (another `arena "
-            "league`); wait for it to end, or stop it, before running it again",
-        )
-    except StoreError as error:
-        raise LeagueError(str(error)) from None
+    _claim(store, config.league_id)
     model = rating_model(config)
-    stored = store.league(league_id)
+    stored = store.league(config.league_id)
     if stored is not None:
         check_identity(config, stored)
     names = [b.name for b in config.bots]
-    # Replay the stored results to rebuild the ratings after every committed match.
-    skills: dict[str, Skill] = dict.fromkeys(names, Skill())
-    matches_played: dict[str, int] = dict.fromkeys(names, 0)
-    snapshots: dict[int, dict[str, Skill]] = {-1: dict(skills)}
-    done = store.matches(league_id=league_id)
-    done.sort(key=lambda m: m.idx)
-    for row in done:
-        seats = sorted(row.seats, key=lambda s: s.seat)
-        new = rate(model, [skills[s.bot] for s in seats], [s.rank for s in seats])
-        for s, skill in zip(seats, new, strict=True):
-            skills[s.bot] = skill
-            matches_played[s.bot] += 1
-        snapshots[row.idx] = dict(skills)
-    summary = LeagueSummary(league_id, config.ladder, resumed_from=len(done))
-    committed = len(done)
-    lag = config.concurrency
-
-    def snapshot_for(index: int) -> dict[str, Skill]:
-        return snapshots[max(index - lag, -1)]
-
-    def stop_rule_met(index: int) -> bool:
-        if config.until_sigma <= 0:
-            return False
-        return all(s.sigma < config.until_sigma for s in snapshot_for(index).values())
-
-    entrants = _Entrants(config)
-    await entrants.start()
-    if stored is None:
-        seed = config.seed if config.seed is not None else secrets.randbits(63)
-        store.create_league(
-            league_id,
-            {"identity": config.identity(), "settings": config.to_json(), "seed": seed},
-        )
-        for bot in config.bots:
-            store.upsert_bot(bot.name, bot.kind, bot.target)
-    else:
-        seed = league_seed(stored)
-    scheduler = Scheduler(
-        names,
-        config.table_size,
-        seed,
-        kind=config.schedule,
-        duplicate=config.duplicate,
-        model=model,
+    standings = Standings(
+        model, config.ladder, dict.fromkeys(names, Skill()), dict.fromkeys(names, 0)
     )
-    game = config.game_plugin
-    game_config = config.game_config()
-    game_json = game.config_to_json(game_config)
-    started = time.monotonic()
-    buffered: dict[int, HeldMatch] = {}
-    held = store.held_matches(league_id)  # finished before a kill, not rated yet
-    committed_event = asyncio.Event()
-    slots = asyncio.Semaphore(config.concurrency)
-    tasks: set[asyncio.Task[None]] = set()
-    failures: list[BaseException] = []
-    total = config.total_matches
-
-    def leader() -> str:
-        if not any(matches_played.values()):
-            return ""
-        best = max(names, key=lambda n: (skills[n].conservative, n))
-        return f"{best} ({skills[best].conservative:.1f})"
-
-    def commit_ready() -> None:
-        nonlocal committed
-        while committed in buffered:
-            finished = buffered.pop(committed)
-            seats = finished.match.seats  # in seat order
-            new = rate(model, [skills[s.bot] for s in seats], [s.rank for s in seats])
-            ratings = []
-            for seat, skill in zip(seats, new, strict=True):
-                name = seat.bot
-                skills[name] = skill
-                matches_played[name] += 1
-                ratings.append(
-                    RatingRow(config.ladder, name, skill.mu, skill.sigma, matches_played[name])
-                )
-            store.record_match(
-                finished.match, finished.config, finished.faults, finished.record, ratings
-            )
-            snapshots[committed] = dict(skills)
-            snapshots.pop(committed - lag - 1, None)
-            summary.played += 1
-            summary.decisions += finished.match.decisions
-            for seat in seats:
-                faults = seat.timeouts + seat.errors + seat.invalid
-                if faults:
-                    summary.faulted[seat.bot] = summary.faulted.get(seat.bot, 0) + faults
-            committed += 1
-            if on_commit is not None:
-                on_commit(committed)
-            if progress is not None:
-                progress.update(committed, leader())
-        committed_event.set()
-
-    async def play(table: Table) -> None:
-        try:
-            async with entrants.streams_for(table.seats):
-                await play_streams_held(table)
-        except Exception as error:  # a bug, not a bot fault: stop the league cleanly
-            failures.append(error)
-            committed_event.set()
-        finally:
-            slots.release()
-
-    async def play_streams_held(table: Table) -> None:
-        """Play one table (each of its bots' stream slots held) and commit what can be."""
-        seats = [
-            await entrants.seat(name, derived_seed(table.seed, table.index, s))
-            for s, name in enumerate(table.seats)
-        ]
-        deal = None
-        if table.deal_group is not None:
-            deal = game.deal(game_config, random.Random(table.seed))
-        spec = MatchSpec(
-            match_id=match_id(league_id, table.index),
-            config=game_config,
-            game=game,
-            seed=table.seed,
-            deal=deal,
-            deadline_ms=config.deadline_ms,
-            time_bank_ms=config.time_bank_ms,
-            max_strikes=config.max_strikes,
-            # A duplicate deal is being played at other tables right now: MatchOver
-            # must not carry its record (every hand and the deck order).
-            publish_record=table.deal_group is None,
-        )
-        outcome = await run_match(spec, seats)
-        for seat_outcome in outcome.seats:
-            if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
-                await entrants.after_disconnect(seat_outcome.name)
-        finished = _finished(config, game_json, table, outcome, league_id)
-        if table.index != committed:
-            # An earlier match still runs: keep this one safe from a kill until then.
-            store.hold_match(finished.match, finished.config, finished.faults, finished.record)
-        buffered[table.index] = finished
-        commit_ready()
-
-    def check_failures() -> None:
-        if failures:
-            raise LeagueError(f"a match failed unexpectedly: {failures[0]!r}") from failures[0]
-
-    if progress is not None:
-        progress.total = total
-        progress.update(committed, leader())
+    committed = _Committed(standings, lag=config.concurrency)
+    committed.replay(store.matches(league_id=config.league_id))
+    entrants = Entrants(config)
     try:
-        index = 0
-        while index < total:
-            table_needs = config.schedule == "rating" or config.until_sigma > 0
-            if table_needs:
-                while max(index - lag, -1) not in snapshots and index - lag >= committed:
-                    committed_event.clear()
-                    await committed_event.wait()
-                    check_failures()
-            if index >= committed and stop_rule_met(index):
-                break
-            table = scheduler.next_table(snapshot_for(index) if table_needs else None)
-            if index < committed:
-                index += 1
-                continue  # already played and committed before a restart
-            kept = held.pop(index, None)
-            if kept is not None and [s.bot for s in kept.match.seats] == list(table.seats):
-                buffered[index] = kept  # finished before a kill: rated as it was played
-                commit_ready()
-                index += 1
-                continue
-            await slots.acquire()
-            check_failures()
-            task = asyncio.create_task(play(table))
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
-            index += 1
-        while tasks:
-            await asyncio.gather(*tasks)
-        check_failures()
-    finally:
-        for task in list(tasks):
-            task.cancel()
-        for task in list(tasks):
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        summary.restarts = {n: b.restarts for n, b in entrants.managed.items() if b.restarts}
-        summary.last_words = entrants.last_words
-        await entrants.stop()
-        if progress is not None:
-            progress.close()
-    store.finish_league(league_id)
-    summary.total = committed
-    summary.wall_s = time.monotonic() - started
-    return summary
+        await entrants.start()
+    except EntrantsError as error:
+        raise LeagueError(str(error)) from None
+    seed = _create_league(config, store) if stored is None else league_seed(stored)
+    run = _LeagueRun(
+        config, store, entrants, committed, seed, progress=progress, on_commit=on_commit
+    )
+    return await run.run()

@@ -3,7 +3,9 @@ rating-driven matchmaking; and duplicate deal groups that never replay a deal to
 
 A scheduler is generated in match-index order and is deterministic given the league
 seed (and, for matchmaking, the ratings it is shown), so a resumed league regenerates
-exactly the tables of an uninterrupted one.
+exactly the tables of an uninterrupted one. Rating-driven matchmaking
+(``closest_table``) and seating (``seat_order``) are also the live ladder's
+(``arena serve``), so both pick and seat tables by one rule.
 
 Seating matters in this game: the start player has an edge, and fixed seating orders
 rank worse than varied neighbours (shared/DESIGN.md). So every scheduler seats a table by
@@ -114,7 +116,7 @@ class Scheduler:
         if self.kind == "random":
             return rng.sample(pool, self.k)
         if self.kind == "rating":
-            return self._matchmake(pool, ratings, tiebreak)
+            return closest_table(self.model, pool, self.k, ratings, self.played, tiebreak)
         chosen = [min(pool, key=lambda b: (self.played[b], tiebreak[b]))]
         while len(chosen) < self.k:
             chosen.append(
@@ -123,29 +125,6 @@ class Scheduler:
                     key=lambda b: (
                         self.played[b],
                         sum(self.meetings[_pair(b, c)] for c in chosen),
-                        tiebreak[b],
-                    ),
-                )
-            )
-        return chosen
-
-    def _matchmake(
-        self, pool: list[str], ratings: Mapping[str, Skill], tiebreak: Mapping[str, float]
-    ) -> list[str]:
-        """The most uncertain bot first, then whoever makes the closest table."""
-
-        def skill(bot: str) -> Skill:
-            return ratings.get(bot, Skill())
-
-        anchor = max(pool, key=lambda b: (skill(b).sigma, -self.played[b], tiebreak[b]))
-        chosen = [anchor]
-        while len(chosen) < self.k:
-            chosen.append(
-                max(
-                    (b for b in pool if b not in chosen),
-                    key=lambda b: (
-                        round(quality(self.model, [skill(c) for c in [*chosen, b]]), 9),
-                        -self.played[b],
                         tiebreak[b],
                     ),
                 )
@@ -161,6 +140,56 @@ class Scheduler:
             self.played[bot] += 1
         for a, b in itertools.combinations(seats, 2):
             self.meetings[_pair(a, b)] += 1
+
+
+def closest_table(
+    model: RatingModel,
+    pool: Sequence[str],
+    size: int,
+    skills: Mapping[str, Skill],
+    played: Mapping[str, int],
+    tiebreak: Mapping[str, float],
+    placement_left: Mapping[str, int] | None = None,
+) -> list[str]:
+    """Rating-driven matchmaking, the one rule of leagues and the live ladder: ``size``
+    bots of ``pool``, unseated. The anchor is the most uncertain bot (then the one that
+    played least, then ``tiebreak``); each further bot is whoever makes the closest table
+    by TrueSkill match quality (then the one that played least, then ``tiebreak``).
+
+    ``placement_left``: the live ladder's bots still in their placement matches, which
+    come before any other anchor (the one with the fewest matches played first). Bots
+    missing from ``skills`` or ``played`` have the default skill and no match yet."""
+    placing = placement_left or {}
+
+    def skill(bot: str) -> Skill:
+        return skills.get(bot, Skill())
+
+    def in_placement(bot: str) -> bool:
+        return placing.get(bot, 0) > 0
+
+    anchor = max(
+        pool,
+        key=lambda b: (
+            in_placement(b),
+            -played.get(b, 0) if in_placement(b) else 0,
+            skill(b).sigma,
+            -played.get(b, 0),
+            tiebreak[b],
+        ),
+    )
+    chosen = [anchor]
+    while len(chosen) < size:
+        chosen.append(
+            max(
+                (b for b in pool if b not in chosen),
+                key=lambda b: (
+                    round(quality(model, [skill(c) for c in [*chosen, b]]), 9),
+                    -played.get(b, 0),
+                    tiebreak[b],
+                ),
+            )
+        )
+    return chosen
 
 
 def seat_order(

@@ -30,13 +30,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Final
 
-from arena.league.rating import RatingModel, Skill, rate
-from arena.league.results import match_rows
-from arena.league.runner import match_id
+from arena.league.commit import Standings, rate_and_record
+from arena.league.rating import RatingModel
+from arena.league.results import finished_match, match_id
 from arena.referee import MatchOutcome, MatchSpec, RemoteSeat, SeatOutcome, run_match
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello
-from arena.referee.record import encode_record
 from arena.store import Store
 from arena.store.registry import (
     MAX_REASON,
@@ -50,7 +49,6 @@ from arena.store.registry import (
     get_bot,
     list_bots,
 )
-from arena.store.sqlite import RatingRow
 
 from .allowlist import Allowlist
 from .config import ServeConfig
@@ -93,11 +91,8 @@ class Ladder:
         self.game = config.game_plugin
         draw = self.game.rating_defaults(config.preset).draw_probability
         self.model = RatingModel(tau=config.tau, draw_probability=draw)
-        self.skills: dict[str, Skill] = {}
-        self.played: dict[str, int] = {}
-        for rating in store.ratings(config.ladder):
-            self.skills[rating.bot] = Skill(rating.mu, rating.sigma)
-            self.played[rating.bot] = rating.matches
+        self.standings = Standings(self.model, config.ladder)
+        self.standings.apply(store.ratings(config.ladder))
         self.rated_matches = int(
             store.read("SELECT count(*) FROM matches WHERE league_id = ?", (config.league_id,))[0][
                 0
@@ -110,6 +105,7 @@ class Ladder:
         "starting")."""
         self._matchmaker = Matchmaker(self.model)
         self._game_config = config.game_config()
+        self._game_json = self.game.config_to_json(self._game_config)
         self._busy: Counter[str] = Counter()
         self._rests_until: dict[str, float] = {}
         """Loop time at which each resting bot may be seated again (config.rest_s)."""
@@ -126,6 +122,11 @@ class Ladder:
             config.league_id,
             {"serve": {"preset": config.preset, "table_size": config.table_size}},
         )
+
+    @property
+    def played(self) -> dict[str, int]:
+        """Rated matches per bot."""
+        return self.standings.played
 
     @property
     def stopping(self) -> bool:
@@ -190,8 +191,8 @@ class Ladder:
             seats = self._matchmaker.table(
                 [b.name for b in free],
                 size,
-                self.skills,
-                self.played,
+                self.standings.skills,
+                self.standings.played,
                 {b.name: b.placement_left for b in free},
             )
             table = tuple(by_name[name] for name in seats)
@@ -327,29 +328,15 @@ class Ladder:
     def _commit(
         self, index: int, seed: int, outcome: MatchOutcome, table: tuple[BotEntry, ...]
     ) -> None:
-        names = [seat.name for seat in outcome.seats]
-        new = rate(self.model, [self.skills.get(n, Skill()) for n in names], outcome.ranks)
-        ratings = [
-            RatingRow(self.config.ladder, n, s.mu, s.sigma, self.played.get(n, 0) + 1)
-            for n, s in zip(names, new, strict=True)
-        ]
-        row, faults = match_rows(
+        finished = finished_match(
             outcome,
             league_id=self.config.league_id,
             index=index,
             ladder=self.config.ladder,
             seed=seed,
+            game_json=self._game_json,
         )
-        self.store.record_match(
-            row,
-            {"game": self.game.config_to_json(self._game_config), "seats": names},
-            faults,
-            encode_record(outcome.record, outcome.game_record_json),
-            ratings,
-        )
-        for name, skill in zip(names, new, strict=True):
-            self.skills[name] = skill
-            self.played[name] = self.played.get(name, 0) + 1
+        rate_and_record(self.store, self.standings, finished)
         self.rated_matches += 1
         log.info(
             "match %s: %s",

@@ -1,9 +1,11 @@
 """Who plays next on the live ladder: rating-driven matchmaking over the bots free now.
 
-The anchor is a bot still in its placement matches if there is one (the fewest played
-first), else the most uncertain bot; the other seats go to whoever makes the closest
-table by TrueSkill match quality. Seats are then ordered to give each bot its least-used
-seats and neighbours (the start seat has an edge in this game).
+The table is chosen by the leagues' rule (``schedule.closest_table``), with the ladder's
+placement matches first: the anchor is a bot still in its placement matches if there is
+one (the fewest played first), else the most uncertain bot; the other seats go to
+whoever makes the closest table by TrueSkill match quality. Seats are then ordered to
+give each bot its least-used seats and neighbours (the start seat has an edge in this
+game).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from arena.league.rating import RatingModel, Skill, quality
-from arena.league.schedule import count_seating, seat_order
+from arena.league.rating import RatingModel, Skill
+from arena.league.schedule import closest_table, count_seating, seat_order
 
 
 @dataclass(slots=True)
@@ -41,32 +43,7 @@ class Matchmaker:
         if len(free) < size:
             raise ValueError(f"{len(free)} free bots for a table of {size}")
         tiebreak = {b: self.rng.random() for b in free}
-
-        def skill(bot: str) -> Skill:
-            return skills.get(bot, Skill())
-
-        anchor = max(
-            free,
-            key=lambda b: (
-                placement_left.get(b, 0) > 0,
-                -played.get(b, 0) if placement_left.get(b, 0) > 0 else 0,
-                skill(b).sigma,
-                -played.get(b, 0),
-                tiebreak[b],
-            ),
-        )
-        chosen = [anchor]
-        while len(chosen) < size:
-            chosen.append(
-                max(
-                    (b for b in free if b not in chosen),
-                    key=lambda b: (
-                        round(quality(self.model, [skill(c) for c in [*chosen, b]]), 9),
-                        -played.get(b, 0),
-                        tiebreak[b],
-                    ),
-                )
-            )
+        chosen = closest_table(self.model, free, size, skills, played, tiebreak, placement_left)
         seats = seat_order(chosen, self.seat_use, self.left_of, self.rng)
         count_seating(seats, self.seat_use, self.left_of)
         return seats
