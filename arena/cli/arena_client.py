@@ -17,6 +17,7 @@ from typing import Final
 import grpc
 
 from arena.referee.channels import EndpointError, parse_endpoint, split_tls
+from arena.text import shown
 from arena.v1 import arena_pb2_grpc
 
 DEFAULT_PORT: Final = 50050
@@ -27,6 +28,8 @@ _HOST_ONLY: Final = re.compile(r"\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+")
 """A host without a port (which gRPC would dial at 443)."""
 CALL_TIMEOUT_S: Final = 15.0
 """Every call's deadline."""
+MAX_DETAILS: Final = 2000
+"""Characters of an arena's error message printed."""
 
 
 class ClientError(RuntimeError):
@@ -115,7 +118,7 @@ def arena_stub(args: argparse.Namespace) -> Iterator[arena_pb2_grpc.ArenaStub]:
 def explain(error: grpc.RpcError, args: argparse.Namespace) -> ClientError:
     """An RPC failure as what went wrong and what to do."""
     code = error.code()
-    details = error.details() or "no details"
+    details = shown(error.details() or "no details", MAX_DETAILS)
     if code == grpc.StatusCode.UNAVAILABLE:
         tls = _tls(args)
         hint = (

@@ -13,6 +13,7 @@ from arena.games import get as get_game
 from arena.league.config import DEFAULT_DB
 from arena.league.leaderboard import FORMATS, Ladder, history_chart, leaderboard, render_ladders
 from arena.store import Store, StoreError
+from arena.text import shown
 
 from . import arena_views
 from .arena_views import add_remote_options
@@ -202,9 +203,10 @@ def run_matches(args: argparse.Namespace) -> int:
             return 0
         for row in rows:
             seats = "  ".join(
-                f"{s.bot}:{s.score:+d}#{s.rank}{'F' if s.forfeited else ''}" for s in row.seats
+                f"{shown(s.bot)}:{s.score:+d}#{s.rank}{'F' if s.forfeited else ''}"
+                for s in row.seats
             )
-            print(f"{row.id}  {row.ladder}  {row.end_reason:<16} {seats}")
+            print(f"{shown(row.id)}  {shown(row.ladder)}  {shown(row.end_reason):<16} {seats}")
         print(f"({len(rows)} matches; replay one with: arena replay MATCH_ID --db {args.db})")
         return 0
     finally:

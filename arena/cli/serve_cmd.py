@@ -14,6 +14,7 @@ from arena.server.allowlist import DEFAULT_ALLOW
 from arena.server.app import RunningArena, serve
 from arena.server.config import DEFAULT_PORT, ServeConfig, ServeConfigError, validate
 from arena.store import StoreError
+from arena.text import ShownLogFormatter
 
 from .game_option import add_game_option
 
@@ -121,11 +122,10 @@ def run(args: argparse.Namespace) -> int:
     except ServeConfigError as error:
         print(f"arena serve: {error}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=logging.WARNING if args.quiet else logging.INFO,
-        format="%(asctime)s %(levelname)s %(message)s",
-        stream=sys.stderr,
-    )
+    # The log quotes bots' words: every line goes through arena.text.shown.
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(ShownLogFormatter("%(asctime)s %(levelname)s %(message)s"))
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, handlers=[handler])
 
     def ready(arena: RunningArena) -> None:
         print(READY.format(address=arena.address), flush=True)

@@ -10,6 +10,7 @@ from typing import Any
 from arena.names import BadNameError
 from arena.store import Store, StoreError
 from arena.store.tokens import create_token, list_tokens, revoke_token
+from arena.text import shown
 
 
 def register(sub: Any) -> None:
@@ -71,7 +72,9 @@ def run_list(args: argparse.Namespace) -> int:
         store.close()
     for info in tokens:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.created_at))
-        print(f"{info.id}  {info.owner:<20} {when}{'  revoked' if info.revoked else ''}")
+        print(
+            f"{shown(info.id)}  {shown(info.owner):<20} {when}{'  revoked' if info.revoked else ''}"
+        )
     if not tokens:
         print("no tokens yet; create one with: arena token create OWNER --db FILE")
     return 0

@@ -13,7 +13,6 @@ organizer may have narrowed ``--allow`` since it was submitted.
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import replace
 from typing import Any, Final
 
@@ -35,6 +34,7 @@ from arena.store.registry import (
     list_bots,
     name_taken,
 )
+from arena.text import first_hidden
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .allowlist import Allowlist, endpoint_key
@@ -115,8 +115,14 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
                 Code.INVALID_ARGUMENT,
                 f"the description has {len(text)} characters; the limit is {MAX_DESCRIPTION}",
             )
-        if any(_unsafe(c) for c in text):
-            await abort(context, Code.INVALID_ARGUMENT, "the description has control characters")
+        hidden = first_hidden(text, allowed="\t\n")
+        if hidden is not None:
+            await abort(
+                context,
+                Code.INVALID_ARGUMENT,
+                f"the description has a control, format or invisible character ({hidden}); "
+                "write it in visible characters (tabs and line breaks are fine)",
+            )
         return text
 
     async def _endpoint_free(self, context: Any, owner: str, name: str, endpoint: str) -> None:
@@ -345,21 +351,6 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             reply.replay.extend(replay_lines(lines, None))
             reply.record_json.extend(json.dumps(line, separators=(",", ":")) for line in lines)
         return reply
-
-
-_BIDI_CONTROLS: Final = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
-"""Characters that reorder the text around them on screen."""
-
-
-def _unsafe(char: str) -> bool:
-    """A character a description may not hold: a control character other than tab and
-    newline (C0, DEL, C1 with ESC and U+009B), a line or paragraph separator, or a bidi
-    control."""
-    if char in "\t\n":
-        return False
-    return char in _BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp")
 
 
 def _reranked(row: Row, rank: int) -> Row:
