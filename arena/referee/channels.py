@@ -16,7 +16,8 @@ from .ending import streams_ended
 MAX_RECEIVE_BYTES: Final = 1 << 20
 """Hard cap on any message from a bot; larger ones break that stream (OVERSIZED)."""
 
-_ENDPOINT = re.compile(r"^(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d{1,5})$")
+_ENDPOINT = re.compile(r"(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})")
+"""HOST:PORT, ASCII only (matched whole: ``fullmatch``)."""
 
 
 TLS_SCHEME: Final = "tls://"
@@ -49,7 +50,7 @@ def parse_bot_endpoint(text: str) -> tuple[str, int, bool]:
 
 def parse_endpoint(text: str) -> tuple[str, int]:
     """Split and check ``HOST:PORT`` (IPv6 hosts in brackets)."""
-    match = _ENDPOINT.match(text.strip())
+    match = _ENDPOINT.fullmatch(text.strip())
     if not match:
         raise EndpointError(f"{text!r} is not an endpoint; write HOST:PORT, e.g. 127.0.0.1:50061")
     port = int(match["port"])
