@@ -73,6 +73,12 @@ def register(sub: Any) -> None:
     )
     add_arena_options(retire, token=True)
     retire.add_argument("--name", required=True, help="your bot")
+    retire.add_argument(
+        "--release",
+        action="store_true",
+        help="also give up its endpoint, so that anyone may submit it (a retired bot "
+        "keeps its endpoint for you until then; also on a bot already retired)",
+    )
     retire.set_defaults(run=run_retire)
 
     bots: argparse.ArgumentParser = sub.add_parser(
@@ -207,7 +213,7 @@ def run_retire(args: argparse.Namespace) -> int:
     def body(stub: arena_pb2_grpc.ArenaStub) -> int:
         _need_token(args)
         reply = stub.RetireBot(
-            arena_pb2.RetireBotRequest(name=args.name),
+            arena_pb2.RetireBotRequest(name=args.name, release_endpoint=args.release),
             timeout=CALL_TIMEOUT_S,
             metadata=metadata(args.token),
         )

@@ -6,6 +6,8 @@ the arena checks its certificate against the pool's CA file, or the system's roo
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
 import re
 from typing import Final
 
@@ -59,6 +61,22 @@ def parse_endpoint(text: str) -> tuple[str, int]:
     return match["host"], port
 
 
+def loopback_host(host: str) -> bool:
+    """Whether ``host`` (a name, or an address, IPv6 with or without brackets) names
+    this machine's loopback by its spelling alone, nothing resolved: ``localhost`` and
+    ``*.localhost`` (RFC 6761, any case, a final dot or not), ``127.0.0.0/8``, ``::1``,
+    and those as IPv4-mapped IPv6 addresses."""
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        address = ipaddress.ip_address(bare)
+    except ValueError:
+        name = bare.lower().rstrip(".")
+        return name == "localhost" or name.endswith(".localhost")
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback
+
+
 _OPTIONS: Final = (
     ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
     ("grpc.max_send_message_length", 16 << 20),
@@ -86,6 +104,8 @@ class ChannelPool:
     def __init__(self, *, root_certificates: bytes | None = None) -> None:
         self._channels: dict[str, grpc.aio.Channel] = {}
         self._roots = root_certificates
+        self._retiring: dict[grpc.aio.Channel, asyncio.Task[None]] = {}
+        """Channels ``retire`` is closing, with the task that closes them."""
 
     def get(self, endpoint: str) -> grpc.aio.Channel:
         """The channel to ``endpoint``, opened on first use."""
@@ -103,9 +123,32 @@ class ChannelPool:
             await streams_ended()
             await channel.close()
 
+    def retire(self, endpoint: str, grace_s: float) -> None:
+        """Hand out no more the channel to ``endpoint`` (a bot moved away or retired: the
+        next ``get`` opens a new one) and close it in the background as soon as the
+        calls on it have ended, at the latest ``grace_s`` from now (then they are
+        cancelled). Call inside the event loop."""
+        channel = self._channels.pop(endpoint, None)
+        if channel is None:
+            return
+        task = asyncio.get_running_loop().create_task(channel.close(grace_s))
+        self._retiring[channel] = task
+        task.add_done_callback(lambda _: self._retiring.pop(channel, None))
+
+    @property
+    def retiring(self) -> int:
+        """Channels ``retire`` is still closing (their calls have not ended yet)."""
+        return len(self._retiring)
+
     async def close(self) -> None:
-        """Close every channel, once the streams of finished matches have ended."""
+        """Close every channel, once the streams of finished matches have ended (those
+        being retired at once)."""
         await streams_ended()
+        for channel, task in list(self._retiring.items()):
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            await channel.close()
+        self._retiring.clear()
         for channel in self._channels.values():
             await channel.close()
         self._channels.clear()

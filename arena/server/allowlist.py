@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from arena.referee.channels import EndpointError, parse_bot_endpoint
+from arena.referee.channels import EndpointError, loopback_host, parse_bot_endpoint
 
 DEFAULT_ALLOW: Final = ("127.0.0.0/8", "::1", "localhost")
 """Loopback only."""
@@ -158,13 +158,12 @@ def endpoint_key(endpoint: str) -> str:
         host, port, _ = parse_bot_endpoint(endpoint)
     except EndpointError:
         return endpoint.strip().lower()
+    if loopback_host(host):
+        return f"{LOOPBACK}:{port}"
     bare = host[1:-1] if host.startswith("[") else host
     address = _address(bare)
     if address is None:
-        name = bare.lower().rstrip(".")
-        canonical = LOOPBACK if name == "localhost" or name.endswith(".localhost") else name
-    else:
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-            address = address.ipv4_mapped
-        canonical = LOOPBACK if address.is_loopback else str(address)
-    return f"{canonical}:{port}"
+        return f"{bare.lower().rstrip('.')}:{port}"
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return f"{address}:{port}"

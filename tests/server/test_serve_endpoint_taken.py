@@ -1,7 +1,7 @@
-"""One bot process holds one ladder entry: an endpoint another bot that is not retired
-already uses is refused, under any spelling of the same host and port (lower case,
-localhost and every loopback address as one host, tls:// or not); and bot names that
-differ only in case are one name."""
+"""One bot process holds one ladder entry: an endpoint another bot holds (retired too,
+until its owner releases it) is refused, under any spelling of the same host and port
+(lower case, localhost and every loopback address as one host, tls:// or not); and bot
+names that differ only in case are one name."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_an_endpoint_in_use_is_refused_under_any_spelling(tmp_path: Path) -> Non
                 request = arena_pb2.SubmitBotRequest(name="copycat", endpoint=endpoint)
                 why = _refused(client, bob, request, grpc.StatusCode.ALREADY_EXISTS)
                 assert TAKEN in why
-                assert "another owner's bot" in why
+                assert "another bot holds it" in why
                 assert "first" not in why  # whose it is stays private
                 mine = _refused(
                     client,
@@ -82,8 +82,19 @@ def test_an_endpoint_in_use_is_refused_under_any_spelling(tmp_path: Path) -> Non
             client.RetireBot(
                 arena_pb2.RetireBotRequest(name="first"), metadata=auth(alice), timeout=5
             )
+            # Retired, the bot keeps its endpoint for its owner until she releases it.
+            assert TAKEN in _refused(client, bob, move, grpc.StatusCode.ALREADY_EXISTS)
+            client.RetireBot(
+                arena_pb2.RetireBotRequest(name="first", release_endpoint=True),
+                metadata=auth(alice),
+                timeout=5,
+            )
             client.UpdateBot(move, timeout=5, metadata=auth(bob))  # free now
             back = arena_pb2.UpdateBotRequest(name="first")
+            assert "gave up its endpoint" in _refused(
+                client, alice, back, grpc.StatusCode.INVALID_ARGUMENT
+            )
+            back.endpoint = f"127.0.0.1:{port}"
             assert TAKEN in _refused(client, alice, back, grpc.StatusCode.ALREADY_EXISTS)
     finally:
         procs.kill_all()
