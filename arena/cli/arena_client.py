@@ -16,7 +16,7 @@ from typing import Final
 
 import grpc
 
-from arena.referee.channels import EndpointError, parse_endpoint, split_tls
+from arena.referee.channels import EndpointError, loopback_host, parse_endpoint, split_tls
 from arena.text import shown
 from arena.v1 import arena_pb2_grpc
 
@@ -58,6 +58,12 @@ def add_arena_options(parser: argparse.ArgumentParser, *, token: bool) -> None:
             default=os.environ.get("ARENA_TOKEN"),
             help="your owner token (default $ARENA_TOKEN; from the organizer)",
         )
+        parser.add_argument(
+            "--insecure",
+            action="store_true",
+            help="send the token without TLS to an arena that is not on this machine "
+            "(it crosses the network in clear: a network you trust only)",
+        )
 
 
 def metadata(token: str | None) -> tuple[tuple[str, str], ...]:
@@ -87,6 +93,23 @@ def arena_address(text: str) -> tuple[str, bool]:
             2,
         ) from None
     return f"{host}:{port}", tls
+
+
+def plaintext_refusal(args: argparse.Namespace) -> str | None:
+    """Why a token must not be sent to ``args.arena``: in clear (no TLS) to a host that
+    is not this machine's loopback, without ``--insecure``; None if it may be. A
+    ClientError (status 2) if ``args.arena`` is not ``[tls://]HOST:PORT``."""
+    target, _ = arena_address(args.arena)
+    if _tls(args) or getattr(args, "insecure", False):
+        return None
+    if loopback_host(target.rpartition(":")[0]):
+        return None
+    return (
+        f"not sending your token in clear to {args.arena}: that is not this machine and "
+        "the connection is not TLS, so anyone on the way could read it. For an arena "
+        "serving TLS add --tls (or write tls://HOST:PORT, and --ca FILE for a private "
+        "CA); on a network you trust, add --insecure"
+    )
 
 
 def _tls(args: argparse.Namespace) -> bool:

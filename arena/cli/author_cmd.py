@@ -24,6 +24,7 @@ from .arena_client import (
     arena_stub,
     explain,
     metadata,
+    plaintext_refusal,
 )
 
 STATUS_NAMES: Final = {
@@ -108,9 +109,19 @@ def _wait_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _guarded(args: argparse.Namespace, body: Any) -> int:
-    """Run ``body(stub)``; print any failure in words; the exit status."""
+def _guarded(args: argparse.Namespace, body: Any, *, token_optional: bool = False) -> int:
+    """Run ``body(stub)``; print any failure in words; the exit status. A token is never
+    sent in clear to another machine without ``--insecure``: the command is refused
+    (exit status 2), or, where the token is optional, runs without it."""
     try:
+        if getattr(args, "token", None) and (why := plaintext_refusal(args)):
+            if not token_optional:
+                raise ClientError(why, 2)
+            print(
+                f"arena {args.command}: {why}; listing without it (your endpoints are not shown)",
+                file=sys.stderr,
+            )
+            args.token = None
         with arena_stub(args) as stub:
             try:
                 status: int = body(stub)
@@ -237,8 +248,7 @@ def run_bots(args: argparse.Namespace) -> int:
             # not used, and list without it.
             print(
                 f"arena bots: the token was not accepted ({shown(error.details() or '')}); "
-                "listing "
-                "without it (your endpoints are not shown)",
+                "listing without it (your endpoints are not shown)",
                 file=sys.stderr,
             )
             reply = stub.ListBots(request, timeout=CALL_TIMEOUT_S)
@@ -261,7 +271,7 @@ def run_bots(args: argparse.Namespace) -> int:
             print(bot_line(bot))
         return 0
 
-    return _guarded(args, body)
+    return _guarded(args, body, token_optional=True)
 
 
 def bot_line(bot: arena_pb2.SubmittedBot) -> str:

@@ -33,7 +33,17 @@ def register(sub: Any) -> None:
         "See docs/serve.md.",
     )
     parser.add_argument("--db", required=True, help="database file (created if missing)")
-    parser.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="listen address (default 127.0.0.1); another than loopback needs TLS or --insecure",
+    )
+    parser.add_argument(
+        "--insecure",
+        action="store_true",
+        help="serve without TLS on a host other than loopback: tokens cross the network in "
+        "clear (a network you trust only)",
+    )
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any)"
     )
@@ -106,6 +116,7 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         tls_key=args.tls_key,
         bot_ca=args.bot_ca,
         submit_limit=args.submit_limit,
+        insecure=args.insecure,
         verify_games=args.verify_games,
         hello_timeout_s=args.hello_timeout_s,
         grace_s=args.grace_s,
