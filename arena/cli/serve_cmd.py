@@ -73,7 +73,17 @@ def register(sub: Any) -> None:
         help="failing matches in a row (forfeited or unreachable) before suspension (3)",
     )
     parser.add_argument(
-        "--submit-limit", type=int, default=10, help="submissions per owner per minute (10)"
+        "--submit-limit",
+        type=int,
+        default=10,
+        help="changes (submissions, updates, retirements) per owner per minute (10)",
+    )
+    parser.add_argument(
+        "--auth-fail-limit",
+        type=int,
+        default=10,
+        help="failed authentications per caller address per minute before its calls with "
+        "a token are refused for the rest of the minute (10)",
     )
     parser.add_argument(
         "--verify-games", type=int, default=2, help="conformance games to verify a bot (2)"
@@ -116,6 +126,7 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         tls_key=args.tls_key,
         bot_ca=args.bot_ca,
         submit_limit=args.submit_limit,
+        auth_fail_limit=args.auth_fail_limit,
         insecure=args.insecure,
         verify_games=args.verify_games,
         hello_timeout_s=args.hello_timeout_s,

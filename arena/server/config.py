@@ -66,7 +66,10 @@ class ServeConfig:
     bot_ca: str | None = None
     """PEM roots trusted for tls:// bot endpoints (None: the system's roots)."""
     submit_limit: int = 10
-    """Submissions and updates per owner per minute."""
+    """Changes (submissions, updates, retirements) per owner per minute."""
+    auth_fail_limit: int = 10
+    """Failed authentications per peer address per minute; past it, that address's
+    calls with a token are refused until the minute slides."""
     insecure: bool = False
     """Serve in plaintext on a host other than loopback (tokens in clear): only with
     this set, for a network the organizer trusts."""
@@ -117,7 +120,14 @@ def validate(config: ServeConfig) -> None:
         raise ServeConfigError(str(error)) from None
     if not 0 <= config.port <= 65535:
         raise ServeConfigError("--port must be 0..65535 (0: any free port)")
-    for key in ("deadline_ms", "concurrency", "bot_streams", "suspend_after", "submit_limit"):
+    for key in (
+        "deadline_ms",
+        "concurrency",
+        "bot_streams",
+        "suspend_after",
+        "submit_limit",
+        "auth_fail_limit",
+    ):
         if getattr(config, key) < 1:
             raise ServeConfigError(f"--{key.replace('_', '-')} must be at least 1")
     for key in ("placement_matches", "max_strikes", "verify_games"):

@@ -1,7 +1,8 @@
 """The Arena gRPC service: thin typed adapters, proto -> checks -> store/ladder -> proto.
 
-Every change is checked in this order, so nothing is stored or connected to before the
-request is known to be acceptable: the token (UNAUTHENTICATED), the shutdown
+Every change (submit, update, retire) is checked in this order, so nothing is stored or
+connected to before the request is known to be acceptable: the token (UNAUTHENTICATED,
+or RESOURCE_EXHAUSTED once the caller's address failed too often), the shutdown
 (UNAVAILABLE), the owner's rate limit (RESOURCE_EXHAUSTED), the fields
 (INVALID_ARGUMENT), the allowlist (PERMISSION_DENIED, before any connection), then the
 name (ALREADY_EXISTS) or the ownership (NOT_FOUND, PERMISSION_DENIED), then whether
@@ -43,7 +44,7 @@ from arena.text import first_hidden
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .allowlist import Allowlist, endpoint_key
-from .auth import caller
+from .auth import Authenticator
 from .config import MAX_DESCRIPTION, ServeConfig
 from .errors import abort
 from .ladder import Ladder
@@ -72,17 +73,19 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         self.ladder = ladder
         self.allowlist = Allowlist(config.allow)
         self.limiter = RateLimiter(config.submit_limit)
+        self.auth = Authenticator(store, config.auth_fail_limit)
 
     # ------------------------------------------------------------ checks
 
     async def _owner(self, context: Any) -> str:
-        owner = await caller(context, self.store, required=True)
+        """The owner making a change: authenticated, within its rate limit."""
+        owner = await self.auth.caller(context, required=True)
         assert owner is not None
         if self.ladder.stopping:
             await abort(
                 context,
                 Code.UNAVAILABLE,
-                "the arena is shutting down and takes no submissions; try again once it is "
+                "the arena is shutting down and takes no changes; try again once it is "
                 "back (a restart keeps every bot)",
             )
         wait_s = self.limiter.acquire(owner)
@@ -91,7 +94,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
                 context,
                 Code.RESOURCE_EXHAUSTED,
                 f"owner {owner!r} reached this arena's limit of {self.config.submit_limit} "
-                f"submissions and updates per minute; try again in {wait_s:.0f} s",
+                f"changes (submissions, updates, retirements) per minute; try again in "
+                f"{wait_s:.0f} s",
             )
         return owner
 
@@ -300,7 +304,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.ListBotsRequest, context: Any
     ) -> arena_pb2.ListBotsReply:
         """Every submitted bot with its status."""
-        viewer = await caller(context, self.store, required=False)
+        viewer = await self.auth.caller(context, required=False)
         bots = list_bots(self.store, request.owner or None)
         return arena_pb2.ListBotsReply(
             bots=[self._message(b, viewer) for b in bots],
