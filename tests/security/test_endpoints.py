@@ -5,7 +5,6 @@ left is closed."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from pathlib import Path
 
 import grpc
@@ -14,6 +13,7 @@ from server.support import (
     Processes,
     arena_cli,
     auth,
+    free_port,
     rpc_error,
     stub,
     submit,
@@ -25,13 +25,6 @@ from arena.server.config import ServeConfig
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 
-def _free_port() -> int:
-    """A loopback port nothing listens on (only the refusals matter here)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_a_retired_bots_endpoint_stays_with_its_owner_until_released(tmp_path: Path) -> None:
     """On a35e272 another owner could submit a retired bot's endpoint at once
     (servicer.py _endpoint_free skipped retired bots) and get that process rated under
@@ -41,7 +34,7 @@ def test_a_retired_bots_endpoint_stays_with_its_owner_until_released(tmp_path: P
     procs = Processes()
     try:
         server = procs.serve(db, "--table-size", "2", "--verify-games", "0")
-        endpoint = f"127.0.0.1:{_free_port()}"
+        endpoint = f"127.0.0.1:{free_port()}"
         with stub(server.address) as client:
             submit(client, alice, "champ", endpoint)
             client.RetireBot(
@@ -92,7 +85,7 @@ def test_a_refusal_says_only_that_the_endpoint_is_held(tmp_path: Path) -> None:
     procs = Processes()
     try:
         server = procs.serve(db, "--table-size", "2", "--verify-games", "0")
-        playing, retired = f"127.0.0.1:{_free_port()}", f"127.0.0.1:{_free_port()}"
+        playing, retired = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
         with stub(server.address) as client:
             submit(client, alice, "secret-one", playing)
             submit(client, alice, "secret-two", retired)

@@ -3,20 +3,13 @@ with it; every change (retirements too) counts against the owner's rate limit.""
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import grpc
-from server.support import Processes, auth, rpc_error, stub, submit, token
+from server.support import Processes, auth, free_port, rpc_error, stub, submit, token
 
 from arena.server.auth import peer_address
 from arena.v1 import arena_pb2
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_failed_authentications_are_limited_per_address_and_logged(tmp_path: Path) -> None:
@@ -29,7 +22,7 @@ def test_failed_authentications_are_limited_per_address_and_logged(tmp_path: Pat
     procs = Processes()
     try:
         server = procs.serve(db, "--table-size", "2", "--auth-fail-limit", "3", stderr=log)
-        request = arena_pb2.SubmitBotRequest(name="bot", endpoint=f"127.0.0.1:{_free_port()}")
+        request = arena_pb2.SubmitBotRequest(name="bot", endpoint=f"127.0.0.1:{free_port()}")
         with stub(server.address) as client:
             for guess in ("nope", f"{token_id}.wrong", f"{token_id}.{secret[:-1]}x"):
                 error = rpc_error(client.SubmitBot, request, timeout=5, metadata=auth(guess))
@@ -71,7 +64,7 @@ def test_retiring_counts_against_the_owners_rate_limit(tmp_path: Path) -> None:
     try:
         server = procs.serve(db, "--table-size", "2", "--submit-limit", "3")
         with stub(server.address) as client:
-            submit(client, alice, "a", f"127.0.0.1:{_free_port()}")  # 1
+            submit(client, alice, "a", f"127.0.0.1:{free_port()}")  # 1
             retire = arena_pb2.RetireBotRequest(name="a")
             client.RetireBot(retire, timeout=5, metadata=auth(alice))  # 2
             client.RetireBot(retire, timeout=5, metadata=auth(alice))  # 3
@@ -81,6 +74,6 @@ def test_retiring_counts_against_the_owners_rate_limit(tmp_path: Path) -> None:
             update = arena_pb2.UpdateBotRequest(name="a")
             error = rpc_error(client.UpdateBot, update, timeout=5, metadata=auth(alice))
             assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-            submit(client, bob, "b", f"127.0.0.1:{_free_port()}")  # per owner
+            submit(client, bob, "b", f"127.0.0.1:{free_port()}")  # per owner
     finally:
         procs.kill_all()

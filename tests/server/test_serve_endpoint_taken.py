@@ -5,7 +5,6 @@ names that differ only in case are one name."""
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import grpc
@@ -13,17 +12,9 @@ import grpc
 from arena.server.allowlist import endpoint_key
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
-from .support import Processes, auth, rpc_error, stub, submit, token
+from .support import Processes, auth, free_port, rpc_error, stub, submit, token
 
 TAKEN = "is taken"
-
-
-def _free_port() -> int:
-    """A loopback port nothing listens on (verification finds nobody there: only the
-    refusals matter here)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _refused(
@@ -51,7 +42,7 @@ def test_an_endpoint_in_use_is_refused_under_any_spelling(tmp_path: Path) -> Non
     procs = Processes()
     try:
         server = procs.serve(db, "--table-size", "2", "--verify-games", "1")
-        port, other_port = _free_port(), _free_port()
+        port, other_port = free_port(), free_port()
         with stub(server.address) as client:
             submit(client, alice, "first", f"127.0.0.1:{port}")
             spellings = (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}",
@@ -107,10 +98,10 @@ def test_names_differing_only_in_case_are_one_name(tmp_path: Path) -> None:
     try:
         server = procs.serve(db, "--table-size", "2", "--verify-games", "1")
         with stub(server.address) as client:
-            submit(client, alice, "MyBot", f"127.0.0.1:{_free_port()}")
+            submit(client, alice, "MyBot", f"127.0.0.1:{free_port()}")
             for owner in (bob, alice):
                 request = arena_pb2.SubmitBotRequest(
-                    name="mybot", endpoint=f"127.0.0.1:{_free_port()}"
+                    name="mybot", endpoint=f"127.0.0.1:{free_port()}"
                 )
                 why = _refused(client, owner, request, grpc.StatusCode.ALREADY_EXISTS)
                 assert "'MyBot' exists" in why
