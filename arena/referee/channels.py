@@ -15,6 +15,9 @@ import grpc
 
 from .ending import streams_ended
 
+RETIRE_WAIT_S: Final = 5.0
+"""How long ``ChannelPool.close`` waits for the calls on channels being retired (by then
+the matches on them have ended or been cancelled)."""
 MAX_RECEIVE_BYTES: Final = 1 << 20
 """Hard cap on any message from a bot; larger ones break that stream (OVERSIZED)."""
 
@@ -135,20 +138,16 @@ class ChannelPool:
         self._retiring[channel] = task
         task.add_done_callback(lambda _: self._retiring.pop(channel, None))
 
-    @property
-    def retiring(self) -> int:
-        """Channels ``retire`` is still closing (their calls have not ended yet)."""
-        return len(self._retiring)
-
     async def close(self) -> None:
-        """Close every channel, once the streams of finished matches have ended (those
-        being retired at once)."""
+        """Close every channel, once the streams of finished matches have ended; give
+        the channels being retired up to RETIRE_WAIT_S more for their calls to end (a
+        retiring close cannot be hurried once begun)."""
         await streams_ended()
-        for channel, task in list(self._retiring.items()):
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-            await channel.close()
-        self._retiring.clear()
         for channel in self._channels.values():
             await channel.close()
         self._channels.clear()
+        if self._retiring:
+            _, late = await asyncio.wait(list(self._retiring.values()), timeout=RETIRE_WAIT_S)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
