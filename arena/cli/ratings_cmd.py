@@ -130,8 +130,10 @@ def run_ratings(args: argparse.Namespace) -> int:
                 hint = [name for name in ladders if name.endswith("/" + args.ladder.strip("/"))]
                 guess = f" (did you mean {' or '.join(hint)}?)" if hint else ""
                 print(
-                    f"arena ratings: no ladder {args.ladder!r} in {args.db}{guess}; "
-                    f"{_names(ladders, 'ladders')}; names are LEAGUE/GAME/PRESET/Np",
+                    shown(
+                        f"arena ratings: no ladder {args.ladder!r} in {args.db}{guess}; "
+                        f"{_names(ladders, 'ladders')}; names are LEAGUE/GAME/PRESET/Np"
+                    ),
                     file=sys.stderr,
                 )
                 return 2
@@ -195,7 +197,7 @@ def run_matches(args: argparse.Namespace) -> int:
     try:
         problem = _unknown_filter(store, args)
         if problem is not None:
-            print(f"arena matches: {problem}", file=sys.stderr)
+            print(f"arena matches: {shown(problem)}", file=sys.stderr)  # it lists names
             return 2
         rows = store.matches(league_id=args.league, bot=args.bot, limit=args.limit)
         if not rows:
