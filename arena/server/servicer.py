@@ -156,8 +156,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             if other.owner == owner:
                 why = (
                     f"your bot {other.name!r} is there (retire it with `arena retire --name "
-                    f"{other.name} --release`, or move it with `arena update --name "
-                    f"{other.name} --endpoint NEW`)"
+                    f"{other.name}`, or move it with `arena update --name {other.name} "
+                    "--endpoint NEW`)"
                 )
             else:
                 why = "another bot holds it"
