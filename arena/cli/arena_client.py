@@ -16,7 +16,8 @@ from typing import Final
 
 import grpc
 
-from arena.referee.channels import EndpointError, parse_endpoint, split_tls
+from arena.referee.channels import EndpointError, loopback_host, parse_endpoint, split_tls
+from arena.text import shown
 from arena.v1 import arena_pb2_grpc
 
 DEFAULT_PORT: Final = 50050
@@ -27,6 +28,8 @@ _HOST_ONLY: Final = re.compile(r"\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+")
 """A host without a port (which gRPC would dial at 443)."""
 CALL_TIMEOUT_S: Final = 15.0
 """Every call's deadline."""
+MAX_DETAILS: Final = 2000
+"""Characters of an arena's error message printed."""
 
 
 class ClientError(RuntimeError):
@@ -54,6 +57,12 @@ def add_arena_options(parser: argparse.ArgumentParser, *, token: bool) -> None:
             "--token",
             default=os.environ.get("ARENA_TOKEN"),
             help="your owner token (default $ARENA_TOKEN; from the organizer)",
+        )
+        parser.add_argument(
+            "--insecure",
+            action="store_true",
+            help="send the token without TLS to an arena that is not on this machine "
+            "(it crosses the network in clear: a network you trust only)",
         )
 
 
@@ -86,6 +95,23 @@ def arena_address(text: str) -> tuple[str, bool]:
     return f"{host}:{port}", tls
 
 
+def plaintext_refusal(args: argparse.Namespace) -> str | None:
+    """Why a token must not be sent to ``args.arena``: in clear (no TLS) to a host that
+    is not this machine's loopback, without ``--insecure``; None if it may be. A
+    ClientError (status 2) if ``args.arena`` is not ``[tls://]HOST:PORT``."""
+    target, _ = arena_address(args.arena)
+    if _tls(args) or getattr(args, "insecure", False):
+        return None
+    if loopback_host(target.rpartition(":")[0]):
+        return None
+    return (
+        f"not sending your token in clear to {args.arena}: that is not this machine and "
+        "the connection is not TLS, so anyone on the way could read it. For an arena "
+        "serving TLS add --tls (or write tls://HOST:PORT, and --ca FILE for a private "
+        "CA); on a network you trust, add --insecure"
+    )
+
+
 def _tls(args: argparse.Namespace) -> bool:
     """Whether the arena is dialled in TLS: ``--tls``, ``--ca`` or ``tls://``."""
     return bool(args.tls or args.ca or split_tls(args.arena or "")[0])
@@ -115,7 +141,7 @@ def arena_stub(args: argparse.Namespace) -> Iterator[arena_pb2_grpc.ArenaStub]:
 def explain(error: grpc.RpcError, args: argparse.Namespace) -> ClientError:
     """An RPC failure as what went wrong and what to do."""
     code = error.code()
-    details = error.details() or "no details"
+    details = shown(error.details() or "no details", MAX_DETAILS)
     if code == grpc.StatusCode.UNAVAILABLE:
         tls = _tls(args)
         hint = (

@@ -9,9 +9,11 @@ import time
 
 import grpc
 
+from arena.text import shown
 from arena.v1 import arena_pb2
 
 from .arena_client import CALL_TIMEOUT_S, ClientError, arena_stub, explain
+from .author_cmd import MAX_FIELD
 
 
 def add_remote_options(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +24,7 @@ def add_remote_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(args: argparse.Namespace, error: ClientError) -> int:
-    print(f"arena {args.command}: {error}", file=sys.stderr)
+    print(f"arena {args.command}: {shown(str(error))}", file=sys.stderr)
     return error.status
 
 
@@ -43,14 +45,16 @@ def run_matches(args: argparse.Namespace) -> int:
         return _fail(args, error)
     for match in reply.matches:
         when = time.strftime("%H:%M:%S", time.localtime(match.at))
+        match_id = shown(match.match_id, MAX_FIELD)
         if match.running:
-            seats = "  ".join(s.bot for s in match.seats)
-            print(f"{match.match_id}  {when}  playing now      {seats}")
+            seats = "  ".join(shown(s.bot, MAX_FIELD) for s in match.seats)
+            print(f"{match_id}  {when}  playing now      {seats}")
             continue
         seats = "  ".join(
-            f"{s.bot}:{s.score:+d}#{s.rank}{'F' if s.forfeited else ''}" for s in match.seats
+            f"{shown(s.bot, MAX_FIELD)}:{s.score:+d}#{s.rank}{'F' if s.forfeited else ''}"
+            for s in match.seats
         )
-        print(f"{match.match_id}  {when}  {match.end_reason:<16} {seats}")
+        print(f"{match_id}  {when}  {shown(match.end_reason, MAX_FIELD):<16} {seats}")
     if not reply.matches:
         print("no matches yet")
     else:
@@ -79,5 +83,5 @@ def run_replay(args: argparse.Namespace) -> int:
     except ClientError as error:
         return _fail(args, error)
     for line in reply.replay:
-        print(line)
+        print(shown(line))
     return 0

@@ -13,7 +13,8 @@ from typing import Any, Final
 import grpc
 
 from arena.league.leaderboard import Row, render
-from arena.store.registry import MAX_REASON, MAX_VERSION, clean_text
+from arena.store.registry import MAX_REASON, MAX_VERSION
+from arena.text import shown
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .arena_client import (
@@ -23,6 +24,7 @@ from .arena_client import (
     arena_stub,
     explain,
     metadata,
+    plaintext_refusal,
 )
 
 STATUS_NAMES: Final = {
@@ -36,13 +38,10 @@ STATUS_NAMES: Final = {
 POLL_S: Final = 0.3
 """How often ``submit`` looks at a bot under verification."""
 MAX_FIELD: Final = 300
-"""Characters of a name, owner, endpoint or ladder status printed in a table."""
-
-
-def screen_text(text: str, limit: int = MAX_FIELD) -> str:
-    """Text from an arena, safe for a terminal: whatever an arena (or a bot through it)
-    sends, no escape sequence, line break or bidi override reaches the screen."""
-    return clean_text(text, limit)
+"""Characters of a name, owner, endpoint or ladder status printed in a table (every
+field an arena sends is printed through ``arena.text.shown``: whatever an arena, or a
+bot through it, sends, no escape sequence, line break or bidi override reaches the
+screen)."""
 
 
 def register(sub: Any) -> None:
@@ -75,6 +74,12 @@ def register(sub: Any) -> None:
     )
     add_arena_options(retire, token=True)
     retire.add_argument("--name", required=True, help="your bot")
+    retire.add_argument(
+        "--release",
+        action="store_true",
+        help="also give up its endpoint, so that anyone may submit it (a retired bot "
+        "keeps its endpoint for you until then; also on a bot already retired)",
+    )
     retire.set_defaults(run=run_retire)
 
     bots: argparse.ArgumentParser = sub.add_parser(
@@ -104,9 +109,19 @@ def _wait_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _guarded(args: argparse.Namespace, body: Any) -> int:
-    """Run ``body(stub)``; print any failure in words; the exit status."""
+def _guarded(args: argparse.Namespace, body: Any, *, token_optional: bool = False) -> int:
+    """Run ``body(stub)``; print any failure in words; the exit status. A token is never
+    sent in clear to another machine without ``--insecure``: the command is refused
+    (exit status 2), or, where the token is optional, runs without it."""
     try:
+        if getattr(args, "token", None) and (why := plaintext_refusal(args)):
+            if not token_optional:
+                raise ClientError(why, 2)
+            print(
+                f"arena {args.command}: {why}; listing without it (your endpoints are not shown)",
+                file=sys.stderr,
+            )
+            args.token = None
         with arena_stub(args) as stub:
             try:
                 status: int = body(stub)
@@ -114,7 +129,7 @@ def _guarded(args: argparse.Namespace, body: Any) -> int:
                 raise explain(error, args) from None
         return status
     except ClientError as error:
-        print(f"arena {args.command}: {error}", file=sys.stderr)
+        print(f"arena {args.command}: {shown(str(error))}", file=sys.stderr)
         return error.status
 
 
@@ -129,8 +144,8 @@ def _need_token(args: argparse.Namespace) -> None:
 
 def _describe(bot: arena_pb2.SubmittedBot) -> str:
     status = STATUS_NAMES.get(bot.status, "?")
-    reason = f" ({screen_text(bot.status_reason, MAX_REASON)})" if bot.status_reason else ""
-    return f"bot {screen_text(bot.name)!r}: {status}{reason}"
+    reason = f" ({shown(bot.status_reason, MAX_REASON)})" if bot.status_reason else ""
+    return f"bot '{shown(bot.name, MAX_FIELD)}': {status}{reason}"
 
 
 def _await_verdict(
@@ -141,7 +156,7 @@ def _await_verdict(
     if args.no_wait:
         return 0
     deadline = time.monotonic() + args.wait_s
-    shown = bot.status_reason
+    printed = bot.status_reason
     while time.monotonic() < deadline:
         time.sleep(POLL_S)
         reply = stub.ListBots(
@@ -153,15 +168,15 @@ def _await_verdict(
         if now is None:
             raise ClientError(f"bot {bot.name!r} vanished from the arena")
         if now.status == arena_pb2.BOT_STATUS_VERIFYING:
-            if now.status_reason != shown:
-                shown = now.status_reason
+            if now.status_reason != printed:
+                printed = now.status_reason
                 print(_describe(now), flush=True)
             continue
         print(_describe(now))
         if now.status == arena_pb2.BOT_STATUS_ACTIVE:
             print(
-                f"It plays on ladder {screen_text(reply.ladder)} "
-                f"({screen_text(reply.ladder_status)}). Watch it: arena leaderboard "
+                f"It plays on ladder {shown(reply.ladder, MAX_FIELD)} "
+                f"({shown(reply.ladder_status, MAX_FIELD)}). Watch it: arena leaderboard "
                 f"--arena {args.arena}"
             )
             return 0
@@ -209,7 +224,7 @@ def run_retire(args: argparse.Namespace) -> int:
     def body(stub: arena_pb2_grpc.ArenaStub) -> int:
         _need_token(args)
         reply = stub.RetireBot(
-            arena_pb2.RetireBotRequest(name=args.name),
+            arena_pb2.RetireBotRequest(name=args.name, release_endpoint=args.release),
             timeout=CALL_TIMEOUT_S,
             metadata=metadata(args.token),
         )
@@ -232,8 +247,8 @@ def run_bots(args: argparse.Namespace) -> int:
             # The list is public; a token only adds the owner's endpoints. Say why it is
             # not used, and list without it.
             print(
-                f"arena bots: the token was not accepted ({error.details()}); listing "
-                "without it (your endpoints are not shown)",
+                f"arena bots: the token was not accepted ({shown(error.details() or '')}); "
+                "listing without it (your endpoints are not shown)",
                 file=sys.stderr,
             )
             reply = stub.ListBots(request, timeout=CALL_TIMEOUT_S)
@@ -249,23 +264,23 @@ def run_bots(args: argparse.Namespace) -> int:
                 )
             )
             return 0
-        print(f"ladder {screen_text(reply.ladder)}: {screen_text(reply.ladder_status)}")
+        print(f"ladder {shown(reply.ladder, MAX_FIELD)}: {shown(reply.ladder_status, MAX_FIELD)}")
         if not reply.bots:
             print("no bots yet; submit one with: arena submit --name N --endpoint HOST:PORT")
         for bot in reply.bots:
             print(bot_line(bot))
         return 0
 
-    return _guarded(args, body)
+    return _guarded(args, body, token_optional=True)
 
 
 def bot_line(bot: arena_pb2.SubmittedBot) -> str:
     """One bot as a line of the ``arena bots`` table, every field cleaned (``screen_text``)."""
     status = STATUS_NAMES.get(bot.status, "?")
-    where = f"  {screen_text(bot.endpoint)}" if bot.endpoint else ""
-    reason = f"  ({screen_text(bot.status_reason, MAX_REASON)})" if bot.status_reason else ""
-    version = screen_text(bot.version, MAX_VERSION) or "-"
-    name, owner = screen_text(bot.name), screen_text(bot.owner)
+    where = f"  {shown(bot.endpoint, MAX_FIELD)}" if bot.endpoint else ""
+    reason = f"  ({shown(bot.status_reason, MAX_REASON)})" if bot.status_reason else ""
+    version = shown(bot.version, MAX_VERSION) or "-"
+    name, owner = shown(bot.name, MAX_FIELD), shown(bot.owner, MAX_FIELD)
     return f"{name:<20} {owner:<12} {status:<10} {bot.matches:>5} matches  {version}{where}{reason}"
 
 
@@ -295,7 +310,7 @@ def run_leaderboard(args: argparse.Namespace) -> int:
         rows = [
             Row(
                 rank=r.rank,
-                name=screen_text(r.name),
+                name=shown(r.name, MAX_FIELD),
                 conservative=r.conservative,
                 mu=r.mu,
                 sigma=r.sigma,
@@ -315,10 +330,10 @@ def run_leaderboard(args: argparse.Namespace) -> int:
             print(json.dumps(data, indent=2))
             return 0
         if rows:
-            print(render(rows, "table", screen_text(reply.ladder)))
+            print(render(rows, "table", shown(reply.ladder, MAX_FIELD)))
         else:
-            print(f"ladder {screen_text(reply.ladder)}: no rated matches yet")
-        print(screen_text(reply.ladder_status))
+            print(f"ladder {shown(reply.ladder, MAX_FIELD)}: no rated matches yet")
+        print(shown(reply.ladder_status, MAX_FIELD))
         return 0
 
     return _guarded(args, body)

@@ -17,6 +17,7 @@ from typing import Any
 from arena.referee.channels import ChannelPool, EndpointError, parse_bot_endpoint
 from arena.referee.conformance import CheckReport, check_bot
 from arena.referee.faults import Fault, FaultKind
+from arena.text import shown
 
 from .game_option import GameOptionError, add_game_option, chosen_game
 
@@ -100,9 +101,9 @@ async def _check(args: argparse.Namespace, roots: bytes | None) -> CheckReport:
 def print_report(report: CheckReport) -> None:
     """The report, plainly."""
     if report.hello_error:
-        print(f"FAIL  Hello: {report.hello_error}")
+        print(f"FAIL  Hello: {shown(report.hello_error)}")
         return
-    print(f"ok    Hello: {report.name!r} at {report.endpoint}")
+    print(f"ok    Hello: '{shown(report.name)}' at {shown(report.endpoint)}")
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(report.decisions.items()))
     print(f"      {report.games} games, decisions: {kinds}")
     print(f"      slowest answer {report.slowest_ms:.1f} ms")
@@ -131,5 +132,5 @@ def fault_lines(faults: list[tuple[int, Fault]]) -> list[str]:
                 "being closed (played by fallback)"
             )
         else:
-            lines.append(f"FAIL  game {game}: {fault.kind}: {fault.detail}")
+            lines.append(shown(f"FAIL  game {game}: {fault.kind}: {fault.detail}"))
     return lines

@@ -24,6 +24,7 @@ from arena.league.leaderboard import leaderboard, render
 from arena.league.progress import Progress
 from arena.league.runner import LeagueError, run_league
 from arena.store import Store, StoreError
+from arena.text import shown
 
 from .entrants import EntrantError, parse_entrant
 from .game_option import add_game_option
@@ -96,7 +97,7 @@ def _entrant(text: str, builtins: Collection[str]) -> Entrant:
 
 
 def _fail(message: str) -> int:
-    print(f"arena league: {message}", file=sys.stderr)
+    print(f"arena league: {shown(message)}", file=sys.stderr)
     return 2
 
 
@@ -163,11 +164,11 @@ def run(args: argparse.Namespace) -> int:
         f"now in {summary.wall_s:.1f} s ({summary.decisions} decisions); database {config.db}"
     )
     for name, count in sorted(summary.restarts.items()):
-        print(f"  managed bot {name} died and was restarted {count} time(s)")
+        print(f"  managed bot {shown(name)} died and was restarted {count} time(s)")
         for line in summary.last_words.get(name, [])[-3:]:
-            print(f"    its stderr before: {line}")
+            print(f"    its stderr before: {shown(line)}")
     for name, count in sorted(summary.faulted.items()):
-        print(f"  {name}: {count} fault(s) in this run (see arena ratings / arena matches)")
+        print(f"  {shown(name)}: {count} fault(s) in this run (see arena ratings / arena matches)")
     print()
     print(render(leaderboard(store, config.ladder), "table", config.ladder))
     store.close()

@@ -14,6 +14,7 @@ from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, 
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello, unsupported
 from arena.referee.record import write_record
+from arena.text import shown
 
 from .entrants import EntrantError, EntrantSpec, builtin_factory, parse_entrants
 from .game_option import GameOptionError, add_game_option, chosen_game, chosen_preset
@@ -52,7 +53,7 @@ def register(sub: Any) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"arena match: {message}", file=sys.stderr)
+    print(f"arena match: {shown(message)}", file=sys.stderr)
     return 2
 
 
@@ -150,10 +151,10 @@ def print_outcome(outcome: MatchOutcome, seed: int) -> None:
         counts = seat.fault_counts()
         flag = "  FORFEITED" if seat.forfeited else ""
         print(
-            f"{index:>4}  {seat.name:<16} {seat.score:>5} {seat.rank:>4}  "
+            f"{index:>4}  {shown(seat.name):<16} {seat.score:>5} {seat.rank:>4}  "
             f"timeouts={counts['timeouts']} errors={counts['errors']} "
             f"invalid={counts['invalid']}{flag}"
         )
     for index, seat in enumerate(outcome.seats):
         for fault in seat.faults:
-            print(f"  seat {index} ({seat.name}) {fault.kind}: {fault.detail}")
+            print(shown(f"  seat {index} ({seat.name}) {fault.kind}: {fault.detail}"))

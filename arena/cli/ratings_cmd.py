@@ -13,6 +13,7 @@ from arena.games import get as get_game
 from arena.league.config import DEFAULT_DB
 from arena.league.leaderboard import FORMATS, Ladder, history_chart, leaderboard, render_ladders
 from arena.store import Store, StoreError
+from arena.text import shown
 
 from . import arena_views
 from .arena_views import add_remote_options
@@ -129,8 +130,10 @@ def run_ratings(args: argparse.Namespace) -> int:
                 hint = [name for name in ladders if name.endswith("/" + args.ladder.strip("/"))]
                 guess = f" (did you mean {' or '.join(hint)}?)" if hint else ""
                 print(
-                    f"arena ratings: no ladder {args.ladder!r} in {args.db}{guess}; "
-                    f"{_names(ladders, 'ladders')}; names are LEAGUE/GAME/PRESET/Np",
+                    shown(
+                        f"arena ratings: no ladder {args.ladder!r} in {args.db}{guess}; "
+                        f"{_names(ladders, 'ladders')}; names are LEAGUE/GAME/PRESET/Np"
+                    ),
                     file=sys.stderr,
                 )
                 return 2
@@ -194,7 +197,7 @@ def run_matches(args: argparse.Namespace) -> int:
     try:
         problem = _unknown_filter(store, args)
         if problem is not None:
-            print(f"arena matches: {problem}", file=sys.stderr)
+            print(f"arena matches: {shown(problem)}", file=sys.stderr)  # it lists names
             return 2
         rows = store.matches(league_id=args.league, bot=args.bot, limit=args.limit)
         if not rows:
@@ -202,9 +205,10 @@ def run_matches(args: argparse.Namespace) -> int:
             return 0
         for row in rows:
             seats = "  ".join(
-                f"{s.bot}:{s.score:+d}#{s.rank}{'F' if s.forfeited else ''}" for s in row.seats
+                f"{shown(s.bot)}:{s.score:+d}#{s.rank}{'F' if s.forfeited else ''}"
+                for s in row.seats
             )
-            print(f"{row.id}  {row.ladder}  {row.end_reason:<16} {seats}")
+            print(f"{shown(row.id)}  {shown(row.ladder)}  {shown(row.end_reason):<16} {seats}")
         print(f"({len(rows)} matches; replay one with: arena replay MATCH_ID --db {args.db})")
         return 0
     finally:

@@ -14,6 +14,7 @@ from arena.server.allowlist import DEFAULT_ALLOW
 from arena.server.app import RunningArena, serve
 from arena.server.config import DEFAULT_PORT, ServeConfig, ServeConfigError, validate
 from arena.store import StoreError
+from arena.text import ShownLogFormatter
 
 from .game_option import add_game_option
 
@@ -32,7 +33,17 @@ def register(sub: Any) -> None:
         "See docs/serve.md.",
     )
     parser.add_argument("--db", required=True, help="database file (created if missing)")
-    parser.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="listen address (default 127.0.0.1); another than loopback needs TLS or --insecure",
+    )
+    parser.add_argument(
+        "--insecure",
+        action="store_true",
+        help="serve without TLS on a host other than loopback: tokens cross the network in "
+        "clear (a network you trust only)",
+    )
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any)"
     )
@@ -62,7 +73,17 @@ def register(sub: Any) -> None:
         help="failing matches in a row (forfeited or unreachable) before suspension (3)",
     )
     parser.add_argument(
-        "--submit-limit", type=int, default=10, help="submissions per owner per minute (10)"
+        "--submit-limit",
+        type=int,
+        default=10,
+        help="changes (submissions, updates, retirements) per owner per minute (10)",
+    )
+    parser.add_argument(
+        "--auth-fail-limit",
+        type=int,
+        default=10,
+        help="failed authentications per caller address per minute before its calls with "
+        "a token are refused for the rest of the minute (10)",
     )
     parser.add_argument(
         "--verify-games", type=int, default=2, help="conformance games to verify a bot (2)"
@@ -105,6 +126,8 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         tls_key=args.tls_key,
         bot_ca=args.bot_ca,
         submit_limit=args.submit_limit,
+        auth_fail_limit=args.auth_fail_limit,
+        insecure=args.insecure,
         verify_games=args.verify_games,
         hello_timeout_s=args.hello_timeout_s,
         grace_s=args.grace_s,
@@ -121,11 +144,10 @@ def run(args: argparse.Namespace) -> int:
     except ServeConfigError as error:
         print(f"arena serve: {error}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=logging.WARNING if args.quiet else logging.INFO,
-        format="%(asctime)s %(levelname)s %(message)s",
-        stream=sys.stderr,
-    )
+    # The log quotes bots' words: every line goes through arena.text.shown.
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(ShownLogFormatter("%(asctime)s %(levelname)s %(message)s"))
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, handlers=[handler])
 
     def ready(arena: RunningArena) -> None:
         print(READY.format(address=arena.address), flush=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 import time
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 from arena.names import BadNameError
 from arena.store import Store, StoreError
 from arena.store.tokens import create_token, list_tokens, revoke_token
+from arena.text import shown
 
 
 def register(sub: Any) -> None:
@@ -21,6 +24,11 @@ def register(sub: Any) -> None:
     create = actions.add_parser("create", help="a new token for OWNER (shown once)")
     create.add_argument("owner", metavar="OWNER", help="the owner's name")
     create.add_argument("--db", required=True, help="the arena database (arena serve --db)")
+    create.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write the token to FILE (a new file, readable by you only) instead of printing it",
+    )
     create.set_defaults(run=run_create)
     listing = actions.add_parser("list", help="tokens by id and owner (never the secrets)")
     listing.add_argument("--db", required=True, help="the arena database")
@@ -41,23 +49,51 @@ def _store(path: str, *, create: bool) -> Store | None:
 
 
 def run_create(args: argparse.Namespace) -> int:
-    """Create and print a token; its last word is the token."""
-    store = _store(args.db, create=True)
-    if store is None:
+    """Create and print a token (its last word is the token), or write it to ``--out``."""
+    out = None
+    if args.out:
+        try:  # first: a file that cannot be written costs no token
+            out = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        except OSError as error:
+            why = "it exists (not overwriting it)" if error.errno == errno.EEXIST else error
+            print(f"arena token: cannot write --out {args.out}: {why}", file=sys.stderr)
+            return 2
+    token = _create(args)
+    if out is not None:
+        if token is not None:
+            os.write(out, f"{token}\n".encode())
+        os.close(out)
+        if token is None:
+            os.unlink(args.out)
+    if token is None:
         return 2
-    try:
-        token = create_token(store, args.owner)
-    except BadNameError as error:
-        print(f"arena token: {error}", file=sys.stderr)
-        return 2
-    finally:
-        store.close()
+    if args.out:
+        print(
+            f"Token for owner {args.owner!r} written to {args.out} (readable by you only; "
+            "the database keeps a hash). Give it to the owner, who passes it as --token or "
+            "ARENA_TOKEN."
+        )
+        return 0
     print(
         f"Token for owner {args.owner!r}. It is shown only this once (the database keeps a "
         "hash); give it to the owner, who passes it as --token or ARENA_TOKEN:"
     )
     print(token)
     return 0
+
+
+def _create(args: argparse.Namespace) -> str | None:
+    """A new token for ``args.owner`` in ``args.db``, or None (the problem printed)."""
+    store = _store(args.db, create=True)
+    if store is None:
+        return None
+    try:
+        return create_token(store, args.owner)
+    except BadNameError as error:
+        print(f"arena token: {error}", file=sys.stderr)
+        return None
+    finally:
+        store.close()
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -71,7 +107,9 @@ def run_list(args: argparse.Namespace) -> int:
         store.close()
     for info in tokens:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.created_at))
-        print(f"{info.id}  {info.owner:<20} {when}{'  revoked' if info.revoked else ''}")
+        print(
+            f"{shown(info.id)}  {shown(info.owner):<20} {when}{'  revoked' if info.revoked else ''}"
+        )
     if not tokens:
         print("no tokens yet; create one with: arena token create OWNER --db FILE")
     return 0

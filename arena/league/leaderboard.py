@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Final
 
 from arena.store import Store
+from arena.text import shown
 
 FORMATS: Final = ("table", "json", "csv", "markdown", "html")
 
@@ -130,16 +131,16 @@ _TITLES: Final = [t for _, t in _HEADERS]
 
 
 def _markdown(ladder: Ladder) -> str:
-    lines = [f"### Ladder `{ladder.name}`", "", "| " + " | ".join(_TITLES) + " |"]
+    lines = [f"### Ladder `{shown(ladder.name)}`", "", "| " + " | ".join(_TITLES) + " |"]
     lines.append("|" + "|".join("---:" if i != 1 else "---" for i in range(len(_TITLES))) + "|")
-    lines += ["| " + " | ".join(_cells(r)) + " |" for r in ladder.rows]
+    lines += ["| " + " | ".join(map(shown, _cells(r))) + " |" for r in ladder.rows]
     return "\n".join(lines)
 
 
 def _table(ladder: Ladder) -> str:
-    cells = [_cells(r) for r in ladder.rows]
+    cells = [[shown(c) for c in _cells(r)] for r in ladder.rows]
     widths = [max(len(t), *(len(c[i]) for c in cells)) for i, t in enumerate(_TITLES)]
-    lines = [f"ladder {ladder.name}"]
+    lines = [f"ladder {shown(ladder.name)}"]
     for line in [_TITLES, *cells]:
         lines.append(
             "  ".join(

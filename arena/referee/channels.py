@@ -6,6 +6,8 @@ the arena checks its certificate against the pool's CA file, or the system's roo
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
 import re
 from typing import Final
 
@@ -13,10 +15,14 @@ import grpc
 
 from .ending import streams_ended
 
+RETIRE_WAIT_S: Final = 5.0
+"""How long ``ChannelPool.close`` waits for the calls on channels being retired (by then
+the matches on them have ended or been cancelled)."""
 MAX_RECEIVE_BYTES: Final = 1 << 20
 """Hard cap on any message from a bot; larger ones break that stream (OVERSIZED)."""
 
-_ENDPOINT = re.compile(r"^(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d{1,5})$")
+_ENDPOINT = re.compile(r"(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})")
+"""HOST:PORT, ASCII only (matched whole: ``fullmatch``)."""
 
 
 TLS_SCHEME: Final = "tls://"
@@ -49,13 +55,29 @@ def parse_bot_endpoint(text: str) -> tuple[str, int, bool]:
 
 def parse_endpoint(text: str) -> tuple[str, int]:
     """Split and check ``HOST:PORT`` (IPv6 hosts in brackets)."""
-    match = _ENDPOINT.match(text.strip())
+    match = _ENDPOINT.fullmatch(text.strip())
     if not match:
         raise EndpointError(f"{text!r} is not an endpoint; write HOST:PORT, e.g. 127.0.0.1:50061")
     port = int(match["port"])
     if not 1 <= port <= 65535:
         raise EndpointError(f"port {port} in {text!r} is outside 1..65535")
     return match["host"], port
+
+
+def loopback_host(host: str) -> bool:
+    """Whether ``host`` (a name, or an address, IPv6 with or without brackets) names
+    this machine's loopback by its spelling alone, nothing resolved: ``localhost`` and
+    ``*.localhost`` (RFC 6761, any case, a final dot or not), ``127.0.0.0/8``, ``::1``,
+    and those as IPv4-mapped IPv6 addresses."""
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        address = ipaddress.ip_address(bare)
+    except ValueError:
+        name = bare.lower().rstrip(".")
+        return name == "localhost" or name.endswith(".localhost")
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback
 
 
 _OPTIONS: Final = (
@@ -85,6 +107,8 @@ class ChannelPool:
     def __init__(self, *, root_certificates: bytes | None = None) -> None:
         self._channels: dict[str, grpc.aio.Channel] = {}
         self._roots = root_certificates
+        self._retiring: dict[grpc.aio.Channel, asyncio.Task[None]] = {}
+        """Channels ``retire`` is closing, with the task that closes them."""
 
     def get(self, endpoint: str) -> grpc.aio.Channel:
         """The channel to ``endpoint``, opened on first use."""
@@ -102,9 +126,28 @@ class ChannelPool:
             await streams_ended()
             await channel.close()
 
+    def retire(self, endpoint: str, grace_s: float) -> None:
+        """Hand out no more the channel to ``endpoint`` (a bot moved away or retired: the
+        next ``get`` opens a new one) and close it in the background as soon as the
+        calls on it have ended, at the latest ``grace_s`` from now (then they are
+        cancelled). Call inside the event loop."""
+        channel = self._channels.pop(endpoint, None)
+        if channel is None:
+            return
+        task = asyncio.get_running_loop().create_task(channel.close(grace_s))
+        self._retiring[channel] = task
+        task.add_done_callback(lambda _: self._retiring.pop(channel, None))
+
     async def close(self) -> None:
-        """Close every channel, once the streams of finished matches have ended."""
+        """Close every channel, once the streams of finished matches have ended; give
+        the channels being retired up to RETIRE_WAIT_S more for their calls to end (a
+        retiring close cannot be hurried once begun)."""
         await streams_ended()
         for channel in self._channels.values():
             await channel.close()
         self._channels.clear()
+        if self._retiring:
+            _, late = await asyncio.wait(list(self._retiring.values()), timeout=RETIRE_WAIT_S)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)

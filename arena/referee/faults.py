@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
+
+from arena.text import capped
+
+MAX_DETAIL: Final = 1000
+"""Characters of a fault's detail kept (it may quote a bot: its error status, its reply)."""
 
 
 class FaultKind(enum.StrEnum):
@@ -49,6 +54,10 @@ class Fault:
     """What happened, in words a bot author can act on."""
     request_id: int = 0
     """The request it concerns (0 if none)."""
+
+    def __post_init__(self) -> None:
+        if len(self.detail) > MAX_DETAIL:  # as given, capped: shown only through ``shown``
+            object.__setattr__(self, "detail", capped(self.detail, MAX_DETAIL))
 
     def to_json(self) -> dict[str, Any]:
         """The fault as a JSON object."""

@@ -1,7 +1,8 @@
 """Print a recorded match step by step, as one seat saw it or with everything revealed.
 
 The header and the result are the referee's; the steps are told by the game
-(``Game.replay_text``), found by the record's ``game``.
+(``Game.replay_text``), found by the record's ``game``. Every line is ``shown``: a
+record holds bots' words (fault details) and names as given.
 """
 
 from __future__ import annotations
@@ -9,12 +10,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from arena.text import shown
+
 from .record import record_game
 
 
 def replay_lines(lines: list[dict[str, Any]], seat: int | None) -> Iterator[str]:
     """The match as text: every event ``seat`` could see (all of them for ``None``) and
-    every decision with its action, time and fault."""
+    every decision with its action, time and fault; each line ``shown``."""
+    for line in _replay_lines(lines, seat):
+        yield shown(line)
+
+
+def _replay_lines(lines: list[dict[str, Any]], seat: int | None) -> Iterator[str]:
     header = lines[0]
     names: list[str] = header["seats"]
     game = record_game(lines)

@@ -18,16 +18,20 @@ from __future__ import annotations
 
 import fnmatch
 import ipaddress
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from arena.referee.channels import EndpointError, parse_bot_endpoint
+from arena.referee.channels import EndpointError, loopback_host, parse_bot_endpoint
 
 DEFAULT_ALLOW: Final = ("127.0.0.0/8", "::1", "localhost")
 """Loopback only."""
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+_DIGITS: Final = re.compile(r"[0-9]{1,5}")
+_HOST_GLOB: Final = re.compile(r"[A-Za-z0-9_.*?-]+")
+"""A name rule: ASCII letters, digits, ``_ . -`` and the globs ``* ?``."""
 
 
 class AllowlistError(ValueError):
@@ -73,10 +77,9 @@ def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
 
 def _ports(text: str, pattern: str) -> tuple[int, int]:
     low, dash, high = text.partition("-")
-    try:
-        ports = (int(low), int(high) if dash else int(low))
-    except ValueError:
-        raise AllowlistError(f"allow pattern {pattern!r}: bad port {text!r}") from None
+    if not all(_DIGITS.fullmatch(part) for part in ((low, high) if dash else (low,))):
+        raise AllowlistError(f"allow pattern {pattern!r}: bad port {text!r}")
+    ports = (int(low), int(high) if dash else int(low))
     if not 1 <= ports[0] <= ports[1] <= 65535:
         raise AllowlistError(f"allow pattern {pattern!r}: ports must be 1..65535, low-high")
     return ports
@@ -102,7 +105,7 @@ def parse_rule(pattern: str) -> HostRule:
     try:
         network = ipaddress.ip_network(host, strict=False)
     except ValueError:
-        if not all(c.isalnum() or c in "-.*?_" for c in host):
+        if not _HOST_GLOB.fullmatch(host):
             raise AllowlistError(
                 f"allow pattern {pattern!r}: not an address, network or host name"
             ) from None
@@ -155,13 +158,12 @@ def endpoint_key(endpoint: str) -> str:
         host, port, _ = parse_bot_endpoint(endpoint)
     except EndpointError:
         return endpoint.strip().lower()
+    if loopback_host(host):
+        return f"{LOOPBACK}:{port}"
     bare = host[1:-1] if host.startswith("[") else host
     address = _address(bare)
     if address is None:
-        name = bare.lower().rstrip(".")
-        canonical = LOOPBACK if name == "localhost" or name.endswith(".localhost") else name
-    else:
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-            address = address.ipv4_mapped
-        canonical = LOOPBACK if address.is_loopback else str(address)
-    return f"{canonical}:{port}"
+        return f"{bare.lower().rstrip('.')}:{port}"
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return f"{address}:{port}"

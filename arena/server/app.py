@@ -21,6 +21,7 @@ from arena.store import Store
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .config import ServeConfig
+from .errors import PlainErrors
 from .ladder import Ladder
 from .servicer import ArenaServicer
 
@@ -106,7 +107,7 @@ async def start_arena(config: ServeConfig) -> RunningArena:
         )
         roots = Path(config.bot_ca).read_bytes() if config.bot_ca else None
         ladder = Ladder(config, store, root_certificates=roots)
-        server = grpc.aio.server(options=SERVER_OPTIONS)
+        server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=[PlainErrors()])
         arena_pb2_grpc.add_ArenaServicer_to_server(ArenaServicer(config, store, ladder), server)
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -15,6 +15,7 @@ from arena.games import (
 )
 from arena.games import get as get_game
 from arena.league.rating import LADDER_TAU
+from arena.referee.channels import loopback_host
 
 from .allowlist import DEFAULT_ALLOW, Allowlist, AllowlistError
 
@@ -65,7 +66,13 @@ class ServeConfig:
     bot_ca: str | None = None
     """PEM roots trusted for tls:// bot endpoints (None: the system's roots)."""
     submit_limit: int = 10
-    """Submissions and updates per owner per minute."""
+    """Changes (submissions, updates, retirements) per owner per minute."""
+    auth_fail_limit: int = 10
+    """Failed authentications per peer address per minute; past it, that address's
+    calls with a token are refused until the minute slides."""
+    insecure: bool = False
+    """Serve in plaintext on a host other than loopback (tokens in clear): only with
+    this set, for a network the organizer trusts."""
     verify_games: int = 2
     """Conformance games a bot plays before it becomes active."""
     hello_timeout_s: float = 3.0
@@ -113,7 +120,14 @@ def validate(config: ServeConfig) -> None:
         raise ServeConfigError(str(error)) from None
     if not 0 <= config.port <= 65535:
         raise ServeConfigError("--port must be 0..65535 (0: any free port)")
-    for key in ("deadline_ms", "concurrency", "bot_streams", "suspend_after", "submit_limit"):
+    for key in (
+        "deadline_ms",
+        "concurrency",
+        "bot_streams",
+        "suspend_after",
+        "submit_limit",
+        "auth_fail_limit",
+    ):
         if getattr(config, key) < 1:
             raise ServeConfigError(f"--{key.replace('_', '-')} must be at least 1")
     for key in ("placement_matches", "max_strikes", "verify_games"):
@@ -125,6 +139,12 @@ def validate(config: ServeConfig) -> None:
         raise ServeConfigError("--rest-s must not be negative")
     if (config.tls_cert is None) != (config.tls_key is None):
         raise ServeConfigError("give both --tls-cert and --tls-key, or neither")
+    if config.tls_cert is None and not config.insecure and not loopback_host(config.host):
+        raise ServeConfigError(
+            f"--host {config.host} takes calls from other machines, and without TLS their "
+            "owners' tokens would cross the network in clear: serve TLS (--tls-cert FILE "
+            "--tls-key FILE), or add --insecure if the network is one you trust"
+        )
     for path in (config.tls_cert, config.tls_key, config.bot_ca):
         if path is not None and not Path(path).is_file():
             raise ServeConfigError(f"no file {path}")

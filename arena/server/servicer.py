@@ -1,19 +1,24 @@
 """The Arena gRPC service: thin typed adapters, proto -> checks -> store/ladder -> proto.
 
-Every change is checked in this order, so nothing is stored or connected to before the
-request is known to be acceptable: the token (UNAUTHENTICATED), the shutdown
+Every change (submit, update, retire) is checked in this order, so nothing is stored or
+connected to before the request is known to be acceptable: the token (UNAUTHENTICATED,
+or RESOURCE_EXHAUSTED once the caller's address failed too often), the shutdown
 (UNAVAILABLE), the owner's rate limit (RESOURCE_EXHAUSTED), the fields
 (INVALID_ARGUMENT), the allowlist (PERMISSION_DENIED, before any connection), then the
 name (ALREADY_EXISTS) or the ownership (NOT_FOUND, PERMISSION_DENIED), then whether
-another bot already uses the endpoint (ALREADY_EXISTS). An update without a new
-endpoint checks the stored one against the allowlist as a new one would be: the
-organizer may have narrowed ``--allow`` since it was submitted.
+another bot holds the endpoint (ALREADY_EXISTS). An update without a new endpoint checks
+the stored one against the allowlist as a new one would be: the organizer may have
+narrowed ``--allow`` since it was submitted.
+
+An endpoint stays with the bot that has it, retired or not, until the bot moves (an
+update with a new endpoint) or its owner releases it (``RetireBot`` with
+``release_endpoint``): another owner cannot take over a retired bot's process under a
+new name. The ladder's channel to an endpoint a bot left is closed once its calls end.
 """
 
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import replace
 from typing import Any, Final
 
@@ -35,10 +40,11 @@ from arena.store.registry import (
     list_bots,
     name_taken,
 )
+from arena.text import first_hidden
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .allowlist import Allowlist, endpoint_key
-from .auth import caller
+from .auth import Authenticator
 from .config import MAX_DESCRIPTION, ServeConfig
 from .errors import abort
 from .ladder import Ladder
@@ -51,6 +57,9 @@ DEFAULT_MATCHES: Final = 50
 """ListMatches without a limit."""
 MAX_MATCHES: Final = 500
 """ListMatches' cap."""
+CHANNEL_GRACE_S: Final = 600.0
+"""How long a match still running on the ladder's channel to an endpoint its bot left
+may go on before the channel is closed under it (a ladder match takes far less)."""
 
 Code = grpc.StatusCode
 
@@ -64,17 +73,19 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         self.ladder = ladder
         self.allowlist = Allowlist(config.allow)
         self.limiter = RateLimiter(config.submit_limit)
+        self.auth = Authenticator(store, config.auth_fail_limit)
 
     # ------------------------------------------------------------ checks
 
     async def _owner(self, context: Any) -> str:
-        owner = await caller(context, self.store, required=True)
+        """The owner making a change: authenticated, within its rate limit."""
+        owner = await self.auth.caller(context, required=True)
         assert owner is not None
         if self.ladder.stopping:
             await abort(
                 context,
                 Code.UNAVAILABLE,
-                "the arena is shutting down and takes no submissions; try again once it is "
+                "the arena is shutting down and takes no changes; try again once it is "
                 "back (a restart keeps every bot)",
             )
         wait_s = self.limiter.acquire(owner)
@@ -83,7 +94,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
                 context,
                 Code.RESOURCE_EXHAUSTED,
                 f"owner {owner!r} reached this arena's limit of {self.config.submit_limit} "
-                f"submissions and updates per minute; try again in {wait_s:.0f} s",
+                f"changes (submissions, updates, retirements) per minute; try again in "
+                f"{wait_s:.0f} s",
             )
         return owner
 
@@ -115,35 +127,59 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
                 Code.INVALID_ARGUMENT,
                 f"the description has {len(text)} characters; the limit is {MAX_DESCRIPTION}",
             )
-        if any(_unsafe(c) for c in text):
-            await abort(context, Code.INVALID_ARGUMENT, "the description has control characters")
+        hidden = first_hidden(text, allowed="\t\n")
+        if hidden is not None:
+            await abort(
+                context,
+                Code.INVALID_ARGUMENT,
+                f"the description has a control, format or invisible character ({hidden}); "
+                "write it in visible characters (tabs and line breaks are fine)",
+            )
         return text
 
     async def _endpoint_free(self, context: Any, owner: str, name: str, endpoint: str) -> None:
-        """Refuse an endpoint another bot that is not retired already uses, under any
-        spelling (``allowlist.endpoint_key``): one bot process holds one ladder entry.
-        Another owner's bot is not named (its endpoint is its owner's to know)."""
+        """Refuse an endpoint another bot holds, under any spelling
+        (``allowlist.endpoint_key``): one bot process holds one ladder entry. A retired
+        bot holds its endpoint too until its owner releases it, except against its own
+        owner (who may submit the process anew; bringing the retired bot back is then
+        refused). The refusal says only that the endpoint is held, and by which bot if
+        it is the caller's: never whose, or whether that bot plays."""
         key = endpoint_key(endpoint)
         for other in list_bots(self.store):
             if (
                 other.name == name
-                or other.status is BotStatus.RETIRED
+                or not other.endpoint  # released
+                or (other.status is BotStatus.RETIRED and other.owner == owner)
                 or endpoint_key(other.endpoint) != key
             ):
                 continue
-            whose = (
-                f"your bot {other.name!r} (retire it, or move it with `arena update "
-                f"--name {other.name} --endpoint NEW`)"
-                if other.owner == owner
-                else "another owner's bot"
-            )
+            if other.owner == owner:
+                why = (
+                    f"your bot {other.name!r} is there (retire it with `arena retire --name "
+                    f"{other.name}`, or move it with `arena update --name {other.name} "
+                    "--endpoint NEW`)"
+                )
+            else:
+                why = "another bot holds it"
             await abort(
                 context,
                 Code.ALREADY_EXISTS,
-                f"the endpoint {endpoint!r} is taken: {whose} already plays there (the same "
-                "host and port, possibly spelled otherwise). One bot process holds one "
-                "ladder entry; run this bot on a port of its own",
+                f"the endpoint {endpoint!r} is taken: {why}; the same host and port count, "
+                "however spelled. One bot process holds one ladder entry: run this bot on "
+                "a port of its own",
             )
+
+    def _leave(self, endpoint: str) -> None:
+        """A bot left ``endpoint`` (it moved, or retired): close the ladder's channel
+        there once the calls on it have ended (a match still running on it has up to
+        CHANNEL_GRACE_S to finish), unless a bot that is not retired uses that very
+        endpoint."""
+        if any(
+            b.endpoint == endpoint and b.status is not BotStatus.RETIRED
+            for b in list_bots(self.store)
+        ):
+            return
+        self.ladder.pool.retire(endpoint, CHANNEL_GRACE_S)
 
     async def _own_bot(self, context: Any, owner: str, name: str) -> BotEntry:
         bot = get_bot(self.store, await self._name(context, name))
@@ -214,6 +250,13 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         }
         if request.endpoint:
             changes["endpoint"] = await self._endpoint(context, request.endpoint)
+        elif not bot.endpoint:
+            await abort(
+                context,
+                Code.INVALID_ARGUMENT,
+                f"bot {bot.name!r} gave up its endpoint when it was retired; name one: "
+                f"arena update --name {bot.name} --endpoint HOST:PORT",
+            )
         else:
             # The stored endpoint, against the allowlist of this run (it may be narrower
             # than the one it was submitted under): never dialled if it is not allowed.
@@ -223,7 +266,10 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         if request.HasField("description"):
             changes["description"] = await self._description(context, request.description)
         await self._endpoint_free(context, owner, bot.name, changes.get("endpoint", bot.endpoint))
+        old = bot.endpoint
         bot = change_bot(self.store, bot.name, **changes)
+        if old and old != bot.endpoint:
+            self._leave(old)
         self.ladder.verify(bot.name)
         self.ladder.wake()
         return arena_pb2.UpdateBotReply(bot=self._message(bot, owner))
@@ -231,17 +277,24 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
     async def RetireBot(  # noqa: N802 (gRPC method name)
         self, request: arena_pb2.RetireBotRequest, context: Any
     ) -> arena_pb2.RetireBotReply:
-        """Take one's bot off the ladder."""
-        owner = await caller(context, self.store, required=True)
-        assert owner is not None
+        """Take one's bot off the ladder (and, if asked, give up its endpoint)."""
+        owner = await self._owner(context)
         bot = await self._own_bot(context, owner, request.name)
         self.ladder.cancel_verification(bot.name)
-        bot = change_bot(
-            self.store,
-            bot.name,
-            status=BotStatus.RETIRED,
-            status_reason="retired by its owner (arena update re-activates it)",
-        )
+        old = bot.endpoint
+        changes: dict[str, Any] = {
+            "status": BotStatus.RETIRED,
+            "status_reason": "retired by its owner (arena update re-activates it)",
+        }
+        if request.release_endpoint:
+            changes["endpoint"] = ""
+            changes["status_reason"] = (
+                "retired by its owner, its endpoint released (arena update --endpoint "
+                "HOST:PORT re-activates it)"
+            )
+        bot = change_bot(self.store, bot.name, **changes)
+        if old:
+            self._leave(old)
         self.ladder.wake()
         return arena_pb2.RetireBotReply(bot=self._message(bot, owner))
 
@@ -251,7 +304,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.ListBotsRequest, context: Any
     ) -> arena_pb2.ListBotsReply:
         """Every submitted bot with its status."""
-        viewer = await caller(context, self.store, required=False)
+        viewer = await self.auth.caller(context, required=False)
         bots = list_bots(self.store, request.owner or None)
         return arena_pb2.ListBotsReply(
             bots=[self._message(b, viewer) for b in bots],
@@ -345,21 +398,6 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             reply.replay.extend(replay_lines(lines, None))
             reply.record_json.extend(json.dumps(line, separators=(",", ":")) for line in lines)
         return reply
-
-
-_BIDI_CONTROLS: Final = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
-"""Characters that reorder the text around them on screen."""
-
-
-def _unsafe(char: str) -> bool:
-    """A character a description may not hold: a control character other than tab and
-    newline (C0, DEL, C1 with ESC and U+009B), a line or paragraph separator, or a bidi
-    control."""
-    if char in "\t\n":
-        return False
-    return char in _BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp")
 
 
 def _reranked(row: Row, rank: int) -> Row:

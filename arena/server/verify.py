@@ -3,13 +3,23 @@ conformance run (the same as ``arena check-bot``), on a channel of its own."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
+from typing import Final
 
 from arena.games import AnyGame
 from arena.referee.channels import ChannelPool
 from arena.referee.conformance import check_bot
 from arena.referee.hello import hello, unsupported
+
+log = logging.getLogger("arena.serve")
+
+ARENA_FAILED: Final = (
+    "the arena could not verify the bot: an error in the arena, not in the bot (the "
+    "organizer's log has the details); try again later with `arena update --name NAME`"
+)
+"""The reason given when verifying fails for a reason of the arena's own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +47,9 @@ async def verify_bot(
     root_certificates: bytes | None,
 ) -> Verdict:
     """Hello (the bot must play the ladder's game, preset and table size), then ``games``
-    conformance games of that game without a single fault."""
+    conformance games of that game without a single fault. An error of the arena's own
+    is logged and the verdict says so in words (never an exception's class name): this
+    never raises but for cancellation."""
     # A fresh channel: a pooled one may still be backing off from an earlier failure.
     pool = ChannelPool(root_certificates=root_certificates)
     try:
@@ -80,5 +92,8 @@ async def verify_bot(
             "`arena check-bot ENDPOINT`, fix the bot, then `arena update --name NAME`",
             version,
         )
+    except Exception:
+        log.exception("verifying the bot at %s failed in the arena", endpoint)
+        return Verdict(False, ARENA_FAILED)
     finally:
         await pool.close()

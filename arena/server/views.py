@@ -6,10 +6,12 @@ from typing import Final
 
 from arena.league.leaderboard import Row
 from arena.referee.channels import split_tls
-from arena.store.registry import MAX_REASON, MAX_VERSION, BotEntry, BotStatus, clean_text
+from arena.store.registry import MAX_REASON, MAX_VERSION, BotEntry, BotStatus
 from arena.store.sqlite import MatchRow
+from arena.text import shown
 from arena.v1 import arena_pb2
 
+from .config import MAX_DESCRIPTION
 from .ladder import RunningMatch
 
 STATUS: Final = {
@@ -23,23 +25,23 @@ STATUS: Final = {
 
 def bot_message(bot: BotEntry, *, matches: int, show_endpoint: bool) -> arena_pb2.SubmittedBot:
     """A bot as the Arena service shows it: the endpoint only to its owner (also out
-    of the status reason, where error messages may quote it); the status reason and
-    version cleaned and capped again (a database written before they were cleaned on
-    the way in may hold anything)."""
+    of the status reason, where error messages may quote it); every text as
+    ``arena.text.shown`` makes it visible, within its cap (the database holds the
+    words as given)."""
     _, host_port = split_tls(bot.endpoint)
     hide = not show_endpoint and bool(host_port)
     reason = bot.status_reason.replace(host_port, "ENDPOINT") if hide else bot.status_reason
-    reason = clean_text(reason, MAX_REASON)
+    reason = shown(reason, MAX_REASON)
     if hide:
         reason = _cut_inside(reason, host_port)
     return arena_pb2.SubmittedBot(
-        name=bot.name,
-        owner=bot.owner,
-        endpoint=bot.endpoint if show_endpoint else "",
-        description=bot.description,
+        name=shown(bot.name),
+        owner=shown(bot.owner),
+        endpoint=shown(bot.endpoint) if show_endpoint else "",
+        description=shown(bot.description, MAX_DESCRIPTION),
         status=STATUS[bot.status],
         status_reason=reason,
-        version=clean_text(bot.version, MAX_VERSION),
+        version=shown(bot.version, MAX_VERSION),
         matches=matches,
         placement_left=bot.placement_left,
         failing_streak=bot.failing_streak,
@@ -63,7 +65,7 @@ def leaderboard_row(row: Row, status: BotStatus | None) -> arena_pb2.Leaderboard
     """One standing."""
     return arena_pb2.LeaderboardRow(
         rank=row.rank,
-        name=row.name,
+        name=shown(row.name),
         conservative=row.conservative,
         mu=row.mu,
         sigma=row.sigma,
@@ -81,13 +83,13 @@ def leaderboard_row(row: Row, status: BotStatus | None) -> arena_pb2.Leaderboard
 def finished_match(row: MatchRow) -> arena_pb2.MatchSummary:
     """A finished match without its record."""
     return arena_pb2.MatchSummary(
-        match_id=row.id,
-        ladder=row.ladder,
+        match_id=shown(row.id),
+        ladder=shown(row.ladder),
         running=False,
         seats=[
             arena_pb2.MatchSeat(
                 seat=s.seat,
-                bot=s.bot,
+                bot=shown(s.bot),
                 score=s.score,
                 rank=s.rank,
                 forfeited=s.forfeited,
@@ -95,7 +97,7 @@ def finished_match(row: MatchRow) -> arena_pb2.MatchSummary:
             )
             for s in row.seats
         ],
-        end_reason=row.end_reason,
+        end_reason=shown(row.end_reason),
         decisions=row.decisions,
         at=row.finished_at,
     )
@@ -107,6 +109,6 @@ def running_match(match: RunningMatch, ladder: str) -> arena_pb2.MatchSummary:
         match_id=match.match_id,
         ladder=ladder,
         running=True,
-        seats=[arena_pb2.MatchSeat(seat=s, bot=name) for s, name in enumerate(match.seats)],
+        seats=[arena_pb2.MatchSeat(seat=s, bot=shown(name)) for s, name in enumerate(match.seats)],
         at=match.started_at,
     )

@@ -32,7 +32,7 @@ class LockFile:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
 
     def _lock(self, kind: int, start: int, length: int) -> None:
         request = struct.pack(_FLOCK, kind, os.SEEK_SET, start, length, 0)

@@ -10,41 +10,24 @@ from __future__ import annotations
 import enum
 import sqlite3
 import time
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Final
+
+from arena.text import capped
 
 from .sqlite import Store
 
 SUBMITTED = "submitted"
 """The ``bots.kind`` of a bot submitted through the Arena service."""
 MAX_VERSION: Final = 100
-"""Characters of a bot's ``version`` (from its Hello) kept, shown and logged."""
+"""Characters of a bot's ``version`` (from its Hello) kept."""
 MAX_REASON: Final = 300
-"""Characters of a status reason (often quoting a bot's words) kept, shown and logged."""
-_UNSAFE_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-"""Control (C0, DEL, C1 with ESC and CSI U+009B), format (bidi overrides and isolates,
-zero-width characters, BOM), surrogates, line and paragraph separators."""
+"""Characters of a status reason (often quoting a bot's words) kept."""
 
-
-def clean_text(text: str, limit: int) -> str:
-    """``text`` (a bot's words, or anything that quotes them) safe to store, log and print
-    on a terminal: at most ``limit`` characters (the last an ellipsis when cut), with tabs
-    and line breaks as spaces and every other control, format or separator character
-    (ANSI escapes, bidi overrides, zero-width characters) as ``?``."""
-    cut = len(text) > limit
-    if cut:
-        text = text[: max(limit - 1, 0)]
-    cleaned = "".join(_safe_char(c) for c in text)
-    return cleaned + "\u2026" if cut else cleaned
-
-
-def _safe_char(char: str) -> str:
-    if char in "\t\n\r\v\f":
-        return " "
-    if unicodedata.category(char) in _UNSAFE_CATEGORIES:
-        return "?"
-    return char
+clean_text = capped
+"""The old name of ``arena.text.capped``, which ``arena/server/ladder.py`` still uses:
+it keeps a bot's words as given, cut to a length. Whatever shows them (ListBots, the
+CLI, the serve log) makes them visible with ``arena.text.shown``."""
 
 
 class BotStatus(enum.StrEnum):
@@ -167,11 +150,11 @@ _CHANGEABLE = frozenset(
 def change_bot(store: Store, name: str, **changes: Any) -> BotEntry:
     """Set columns of a submitted bot (``endpoint=`` sets ``target``) and its
     ``updated_at``; returns the bot as stored. KeyError if there is no such bot. The
-    status reason and version are cleaned (``clean_text``): they may quote a bot."""
+    status reason and version are stored as given but capped: they may quote a bot."""
     if "status_reason" in changes:
-        changes["status_reason"] = clean_text(str(changes["status_reason"]), MAX_REASON)
+        changes["status_reason"] = capped(str(changes["status_reason"]), MAX_REASON)
     if "version" in changes:
-        changes["version"] = clean_text(str(changes["version"]), MAX_VERSION)
+        changes["version"] = capped(str(changes["version"]), MAX_VERSION)
     if "endpoint" in changes:
         changes["target"] = changes.pop("endpoint")
     unknown = set(changes) - _CHANGEABLE

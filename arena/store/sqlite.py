@@ -6,19 +6,23 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from .locks import LockBusyError, LockFile
 from .migrations import APPLICATION_ID, MIGRATIONS
 
 BUSY_TIMEOUT_S = 30.0
 """How long a Store waits for another process holding the database."""
+FILE_MODE: Final = 0o600
+"""Permissions of a database file this arena creates (and so of its -wal, -shm and
+.lock files): its owner's only."""
 
 
 class StoreError(RuntimeError):
@@ -94,6 +98,12 @@ class Store:
         self._check_existing_file()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Created 0600 here, not by SQLite (0644): it holds tokens' hashes and records.
+            # SQLite gives its -wal and -shm files the database file's permissions.
+            if not self.path.exists():
+                with contextlib.suppress(FileExistsError):  # another process was first
+                    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+                    os.close(os.open(self.path, flags, FILE_MODE))
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         except (sqlite3.Error, OSError) as error:
             raise StoreError(f"cannot open database {self.path}: {error}") from None

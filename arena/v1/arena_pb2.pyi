@@ -9,9 +9,11 @@ owner's token as gRPC metadata `authorization: Bearer <token>`; the organizer cr
 tokens with `arena token create OWNER --db FILE`. Reading calls need no token.
 Errors are gRPC status codes with a message saying what to do: UNAUTHENTICATED (no or
 a wrong token), PERMISSION_DENIED (another owner's bot, or an endpoint outside the
-organizer's allowlist), INVALID_ARGUMENT (a bad field), ALREADY_EXISTS (a taken name),
-NOT_FOUND (no such bot or finished match), FAILED_PRECONDITION (a match still being
-played), RESOURCE_EXHAUSTED (the submission rate limit), UNAVAILABLE (shutting down).
+organizer's allowlist), INVALID_ARGUMENT (a bad field), ALREADY_EXISTS (a taken name,
+or an endpoint another bot holds), NOT_FOUND (no such bot or finished match),
+FAILED_PRECONDITION (a match still being played), RESOURCE_EXHAUSTED (the owner's
+rate limit on changes, or too many failed authentications from the caller's address),
+UNAVAILABLE (shutting down), INTERNAL (an error of the arena's own).
 """
 
 from collections import abc as _abc
@@ -91,6 +93,7 @@ class SubmittedBot(_message.Message):
     endpoint: _builtins.str
     """Where the arena reaches it: HOST:PORT, or tls://HOST:PORT for a bot serving TLS.
     Shown only to its owner (empty for everyone else): nobody else needs to reach it.
+    Empty for a retired bot whose owner released its endpoint.
     """
     description: _builtins.str
     """The author's description, at most 500 characters."""
@@ -243,16 +246,22 @@ class RetireBotRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     NAME_FIELD_NUMBER: _builtins.int
+    RELEASE_ENDPOINT_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The bot to retire; it must belong to the caller."""
+    release_endpoint: _builtins.bool
+    """Also give up its endpoint: the bot forgets it (UpdateBot must then name one), and
+    any owner may submit it. Allowed on a bot already retired.
+    """
     def __init__(
         self,
         *,
         name: _builtins.str = ...,
+        release_endpoint: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "release_endpoint", b"release_endpoint"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -95,7 +95,8 @@ class ArenaServicer:
 
     def RetireBot(self, request, context):
         """Take one's own bot off the ladder. It plays no more matches; its finished matches
-        stay, and its name stays reserved for its owner.
+        stay, and its name stays reserved for its owner. Its endpoint stays reserved for its
+        owner too (no other owner may submit it) unless release_endpoint is set.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

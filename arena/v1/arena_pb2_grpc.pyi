@@ -9,9 +9,11 @@ owner's token as gRPC metadata `authorization: Bearer <token>`; the organizer cr
 tokens with `arena token create OWNER --db FILE`. Reading calls need no token.
 Errors are gRPC status codes with a message saying what to do: UNAUTHENTICATED (no or
 a wrong token), PERMISSION_DENIED (another owner's bot, or an endpoint outside the
-organizer's allowlist), INVALID_ARGUMENT (a bad field), ALREADY_EXISTS (a taken name),
-NOT_FOUND (no such bot or finished match), FAILED_PRECONDITION (a match still being
-played), RESOURCE_EXHAUSTED (the submission rate limit), UNAVAILABLE (shutting down).
+organizer's allowlist), INVALID_ARGUMENT (a bad field), ALREADY_EXISTS (a taken name,
+or an endpoint another bot holds), NOT_FOUND (no such bot or finished match),
+FAILED_PRECONDITION (a match still being played), RESOURCE_EXHAUSTED (the owner's
+rate limit on changes, or too many failed authentications from the caller's address),
+UNAVAILABLE (shutting down), INTERNAL (an error of the arena's own).
 """
 
 from arena.v1 import arena_pb2 as _arena_pb2
@@ -55,7 +57,8 @@ class ArenaStub:
     """
     RetireBot: _grpc.UnaryUnaryMultiCallable[_arena_pb2.RetireBotRequest, _arena_pb2.RetireBotReply]
     """Take one's own bot off the ladder. It plays no more matches; its finished matches
-    stay, and its name stays reserved for its owner.
+    stay, and its name stays reserved for its owner. Its endpoint stays reserved for its
+    owner too (no other owner may submit it) unless release_endpoint is set.
     """
     ListBots: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListBotsRequest, _arena_pb2.ListBotsReply]
     """Every submitted bot with its status, and what the ladder is doing."""
@@ -84,7 +87,8 @@ class ArenaAsyncStub(ArenaStub):
     """
     RetireBot: _aio.UnaryUnaryMultiCallable[_arena_pb2.RetireBotRequest, _arena_pb2.RetireBotReply]  # type: ignore[assignment]
     """Take one's own bot off the ladder. It plays no more matches; its finished matches
-    stay, and its name stays reserved for its owner.
+    stay, and its name stays reserved for its owner. Its endpoint stays reserved for its
+    owner too (no other owner may submit it) unless release_endpoint is set.
     """
     ListBots: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListBotsRequest, _arena_pb2.ListBotsReply]  # type: ignore[assignment]
     """Every submitted bot with its status, and what the ladder is doing."""
@@ -128,7 +132,8 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.RetireBotReply, _abc.Awaitable[_arena_pb2.RetireBotReply]]:
         """Take one's own bot off the ladder. It plays no more matches; its finished matches
-        stay, and its name stays reserved for its owner.
+        stay, and its name stays reserved for its owner. Its endpoint stays reserved for its
+        owner too (no other owner may submit it) unless release_endpoint is set.
         """
 
     @_abc_1.abstractmethod

@@ -12,6 +12,7 @@ import ipaddress
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -120,6 +121,14 @@ class Processes:
                 popen.wait(timeout=10)
             if popen.stdout is not None:
                 popen.stdout.close()
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now (a bot submitted there fails its
+    verification: for tests where only the arena's refusals matter)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def arena_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

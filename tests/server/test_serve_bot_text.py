@@ -1,8 +1,9 @@
 """Whatever a bot says (its Hello name and version, its error details, the presets it
-lists) is cleaned before the arena stores, logs or shows it: no control character (C0,
-DEL, C1 with ESC and U+009B), no bidi override or zero-width character, and capped in
-length, so a hostile bot can neither rewrite viewers' terminals, forge log lines, nor
-make ListBots too big for everyone."""
+lists) is stored as given but capped in length, and made visible wherever the arena logs
+or shows it (``arena.text.shown``): every control character (C0, DEL, C1 with ESC and
+U+009B), bidi override or zero-width character as an escape such as ``\x1b``, so a
+hostile bot can neither rewrite viewers' terminals, forge log lines, nor make ListBots
+too big for everyone."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ import grpc
 
 from arena.cli.author_cmd import bot_line
 from arena.server.views import bot_message
-from arena.store.registry import MAX_REASON, MAX_VERSION, BotEntry, BotStatus, clean_text
+from arena.store import Store
+from arena.store.registry import MAX_REASON, MAX_VERSION, BotEntry, BotStatus, get_bot
+from arena.text import capped, shown
 from arena.v1 import arena_pb2, bot_pb2
 
 from .hostile_bot import CHUNK, FORGED
@@ -77,7 +80,7 @@ def _wrong_presets(request: bot_pb2.HelloRequest, context: Any) -> bot_pb2.Hello
     )
 
 
-def test_a_bots_words_are_cleaned_before_they_are_stored_logged_or_shown(
+def test_a_bots_words_are_stored_capped_and_shown_visible_in_the_api_cli_and_log(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "serve.db"
@@ -99,8 +102,8 @@ def test_a_bots_words_are_cleaned_before_they_are_stored_logged_or_shown(
             failed = wait_status(client, "failing", arena_pb2.BOT_STATUS_SUSPENDED, 30)
             wrong = wait_status(client, "presets", arena_pb2.BOT_STATUS_SUSPENDED, 30)
 
-            # The 100 kB Hello name is a short, clean version.
-            assert active.version.startswith("?[2J?[31mred?[0m FORGED")
+            # The 100 kB Hello name is a short version, its escapes visible.
+            assert active.version.startswith("\\x1b[2J\\x1b[31mred\\x1b[0m\\nFORGED")
             assert active.version.endswith("\u2026")
             assert failed.status_reason.startswith("verification failed: Hello")
             assert "INTERNAL" in failed.status_reason
@@ -108,6 +111,13 @@ def test_a_bots_words_are_cleaned_before_they_are_stored_logged_or_shown(
             for bot in (active, failed, wrong):
                 _assert_safe(bot.version, MAX_VERSION)
                 _assert_safe(bot.status_reason, MAX_REASON)
+            store = Store(db, create=False)
+            try:
+                stored = get_bot(store, "hostile")
+            finally:
+                store.close()
+            assert stored is not None
+            assert stored.version == capped(f"{CHUNK * 1000} {CHUNK}", MAX_VERSION)  # as given
             listing = client.ListBots(arena_pb2.ListBotsRequest(), timeout=5)
             assert listing.ByteSize() < 5000
 
@@ -119,7 +129,7 @@ def test_a_bots_words_are_cleaned_before_they_are_stored_logged_or_shown(
                 assert not any(line.startswith("FORGED") for line in shown.stdout.splitlines())
                 assert len(shown.stdout.splitlines()) == 4  # the ladder, then one per bot
         log = log_path.read_text(encoding="utf-8", errors="replace")
-        assert "bot hostile (?[2J?[31mred?[0m FORGED" in log  # its verification, logged
+        assert "bot hostile (\\x1b[2J\\x1b[31mred\\x1b[0m\\nFORGED" in log  # verified, logged
         assert "bot failing failed verification: Hello" in log
         assert not UNSAFE.search(log.replace("\n", "")), "a control character in the log"
         for line in log.splitlines():
@@ -128,13 +138,14 @@ def test_a_bots_words_are_cleaned_before_they_are_stored_logged_or_shown(
         procs.kill_all()
 
 
-def test_clean_text_replaces_controls_and_caps_with_an_ellipsis() -> None:
-    assert clean_text("v1.2 \u00e9t\u00e9 \u2713", 100) == "v1.2 \u00e9t\u00e9 \u2713"
-    assert clean_text("a\x1b[31mb\nc\td\x9be\x7f\u202ef\u200bg\u2066h", 100) == (
-        "a?[31mb c d?e??f?g?h"
+def test_shown_makes_controls_visible_and_caps_with_an_ellipsis() -> None:
+    assert shown("v1.2 \u00e9t\u00e9 \u2713", 100) == "v1.2 \u00e9t\u00e9 \u2713"
+    assert shown("a\x1b[31mb\nc\td\x9be\x7f\u202ef\u200bg\u2066h", 100) == (
+        "a\\x1b[31mb\\nc\\td\\x9be\\x7f\\u202ef\\u200bg\\u2066h"
     )
-    assert clean_text("x" * 500, 300) == "x" * 299 + "\u2026"
-    assert clean_text("x" * 300, 300) == "x" * 300
+    assert shown("x" * 500, 300) == "x" * 299 + "\u2026"
+    assert shown("x" * 300, 300) == "x" * 300
+    assert capped("a\x1b" * 300, 300) == ("a\x1b" * 150)[:299] + "\u2026"
 
 
 def _stored(endpoint: str, reason: str, version: str) -> BotEntry:
@@ -154,8 +165,8 @@ def _stored(endpoint: str, reason: str, version: str) -> BotEntry:
 
 
 def test_what_a_database_already_holds_is_cleaned_when_shown() -> None:
-    """Rows stored before the cleaning (or by anything else) still come out clean: in
-    ListBots' messages, and in `arena bots` lines whatever an arena sends."""
+    """Rows as stored (a bot's words as given, or anything else) come out visible and
+    capped: in ListBots' messages, and in `arena bots` lines whatever an arena sends."""
     endpoint = "127.0.0.1:50061"
     bot = _stored(endpoint, f"down at {endpoint}\n{FORGED}\x1b[2J" * 5000, "\x9b2J" * 10_000)
     for owner in (True, False):
@@ -180,7 +191,7 @@ def test_what_a_database_already_holds_is_cleaned_when_shown() -> None:
 def test_a_reason_cut_inside_the_endpoint_hides_the_part_left() -> None:
     """Another owner never sees even the first part of an endpoint a reason was cut in."""
     endpoint = "127.0.0.1:50061"
-    reason = clean_text("x" * 290 + f" at {endpoint} failed", MAX_REASON)
+    reason = capped("x" * 290 + f" at {endpoint} failed", MAX_REASON)
     assert reason.endswith("127.0\u2026")
     message = bot_message(_stored(endpoint, reason, ""), matches=0, show_endpoint=False)
     assert "127.0" not in message.status_reason

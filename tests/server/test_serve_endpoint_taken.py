@@ -1,11 +1,10 @@
-"""One bot process holds one ladder entry: an endpoint another bot that is not retired
-already uses is refused, under any spelling of the same host and port (lower case,
-localhost and every loopback address as one host, tls:// or not); and bot names that
-differ only in case are one name."""
+"""One bot process holds one ladder entry: an endpoint another bot holds (retired too,
+until its owner releases it) is refused, under any spelling of the same host and port
+(lower case, localhost and every loopback address as one host, tls:// or not); and bot
+names that differ only in case are one name."""
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import grpc
@@ -13,17 +12,9 @@ import grpc
 from arena.server.allowlist import endpoint_key
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
-from .support import Processes, auth, rpc_error, stub, submit, token
+from .support import Processes, auth, free_port, rpc_error, stub, submit, token
 
 TAKEN = "is taken"
-
-
-def _free_port() -> int:
-    """A loopback port nothing listens on (verification finds nobody there: only the
-    refusals matter here)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _refused(
@@ -51,7 +42,7 @@ def test_an_endpoint_in_use_is_refused_under_any_spelling(tmp_path: Path) -> Non
     procs = Processes()
     try:
         server = procs.serve(db, "--table-size", "2", "--verify-games", "1")
-        port, other_port = _free_port(), _free_port()
+        port, other_port = free_port(), free_port()
         with stub(server.address) as client:
             submit(client, alice, "first", f"127.0.0.1:{port}")
             spellings = (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}",
@@ -60,7 +51,7 @@ def test_an_endpoint_in_use_is_refused_under_any_spelling(tmp_path: Path) -> Non
                 request = arena_pb2.SubmitBotRequest(name="copycat", endpoint=endpoint)
                 why = _refused(client, bob, request, grpc.StatusCode.ALREADY_EXISTS)
                 assert TAKEN in why
-                assert "another owner's bot" in why
+                assert "another bot holds it" in why
                 assert "first" not in why  # whose it is stays private
                 mine = _refused(
                     client,
@@ -82,8 +73,19 @@ def test_an_endpoint_in_use_is_refused_under_any_spelling(tmp_path: Path) -> Non
             client.RetireBot(
                 arena_pb2.RetireBotRequest(name="first"), metadata=auth(alice), timeout=5
             )
+            # Retired, the bot keeps its endpoint for its owner until she releases it.
+            assert TAKEN in _refused(client, bob, move, grpc.StatusCode.ALREADY_EXISTS)
+            client.RetireBot(
+                arena_pb2.RetireBotRequest(name="first", release_endpoint=True),
+                metadata=auth(alice),
+                timeout=5,
+            )
             client.UpdateBot(move, timeout=5, metadata=auth(bob))  # free now
             back = arena_pb2.UpdateBotRequest(name="first")
+            assert "gave up its endpoint" in _refused(
+                client, alice, back, grpc.StatusCode.INVALID_ARGUMENT
+            )
+            back.endpoint = f"127.0.0.1:{port}"
             assert TAKEN in _refused(client, alice, back, grpc.StatusCode.ALREADY_EXISTS)
     finally:
         procs.kill_all()
@@ -96,10 +98,10 @@ def test_names_differing_only_in_case_are_one_name(tmp_path: Path) -> None:
     try:
         server = procs.serve(db, "--table-size", "2", "--verify-games", "1")
         with stub(server.address) as client:
-            submit(client, alice, "MyBot", f"127.0.0.1:{_free_port()}")
+            submit(client, alice, "MyBot", f"127.0.0.1:{free_port()}")
             for owner in (bob, alice):
                 request = arena_pb2.SubmitBotRequest(
-                    name="mybot", endpoint=f"127.0.0.1:{_free_port()}"
+                    name="mybot", endpoint=f"127.0.0.1:{free_port()}"
                 )
                 why = _refused(client, owner, request, grpc.StatusCode.ALREADY_EXISTS)
                 assert "'MyBot' exists" in why

@@ -53,7 +53,7 @@ def test_a_taken_port_is_a_port_problem(tmp_path: Path) -> None:
 
 def test_the_command_says_so_in_one_line(tmp_path: Path) -> None:
     ended = arena_cli(
-        "serve", "--db", str(tmp_path / "serve.db"), "--host", NOT_HERE, "--port", "0"
+        "serve", "--db", str(tmp_path / "serve.db"), "--host", NOT_HERE, "--port", "0", "--insecure"
     )
     assert ended.returncode == 2
     assert ended.stdout == ""
