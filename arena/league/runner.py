@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import random
 import secrets
 import time
@@ -35,6 +36,8 @@ from .progress import Progress
 from .rating import RatingModel, Skill
 from .results import finished_match, match_id
 from .schedule import Scheduler, Table, derived_seed
+
+log = logging.getLogger("arena.league")
 
 
 class LeagueError(RuntimeError):
@@ -371,7 +374,11 @@ class _LeagueRun:
         """Stop the league if a match failed unexpectedly."""
         if self.failures:
             error = self.failures[0]
-            raise LeagueError(f"a match failed unexpectedly: {error!r}") from error
+            log.error("a match failed unexpectedly", exc_info=error)
+            raise LeagueError(
+                "a match failed unexpectedly: an error of the arena, not of a bot (its "
+                "traceback is above); the league stops, and the same command resumes it"
+            ) from error
 
     async def _stop(self) -> None:
         """Cancel the matches still running (cut short: played again on resume), then

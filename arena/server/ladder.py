@@ -15,8 +15,8 @@ An endpoint is dialled only if this run's allowlist allows it: the database may 
 endpoints submitted under a wider ``--allow``. Such a bot is suspended when the ladder
 starts, before it is verified, and before it is seated.
 
-Whatever a bot says (its Hello, its errors, its faults' details) reaches the store and
-the log only through ``clean_text`` (the store cleans reasons and versions itself).
+Whatever a bot says (its Hello, its errors, its faults' details) is stored as given, cut
+to a length (``arena.text.capped``), and shown only through ``arena.text.shown``.
 """
 
 from __future__ import annotations
@@ -44,16 +44,16 @@ from arena.store.registry import (
     BotStatus,
     change_bot,
     claim_match_index,
-    clean_text,
     ensure_league,
     get_bot,
     list_bots,
 )
+from arena.text import capped
 
 from .allowlist import Allowlist
 from .config import ServeConfig
 from .matchmaking import Matchmaker
-from .verify import verify_bot
+from .verify import ARENA_FAILED, verify_bot
 
 log = logging.getLogger("arena.serve")
 
@@ -220,7 +220,7 @@ class Ladder:
         log.warning(
             "bot %s suspended: its endpoint %s is not allowed by --allow (%s)",
             bot.name,
-            clean_text(bot.endpoint, MAX_REASON),
+            capped(bot.endpoint, MAX_REASON),
             self.allowlist.text,
         )
         return True
@@ -282,7 +282,7 @@ class Ladder:
                 )
             )
             down = [
-                (b, clean_text(a.error, MAX_REASON))
+                (b, capped(a.error, MAX_REASON))
                 for b, a in zip(table, answers, strict=True)
                 if a.error
             ]
@@ -368,7 +368,7 @@ class Ladder:
             self._count_failure(
                 now,
                 f"forfeited {played_in} after {len(seat.faults)} fault(s), first "
-                f"{first.kind}: {clean_text(first.detail, MAX_REASON)}",
+                f"{first.kind}: {capped(first.detail, MAX_REASON)}",
                 changes,
             )
             return
@@ -383,7 +383,7 @@ class Ladder:
         now = self._still_same(bot)
         if now is None:
             return
-        reason = clean_text(reason, MAX_REASON)
+        reason = capped(reason, MAX_REASON)
         streak = now.failing_streak + 1
         update: dict[str, Any] = {**(changes or {}), "failing_streak": streak}
         if streak >= self.config.suspend_after:
@@ -446,13 +446,13 @@ class Ladder:
                     hello_timeout_s=config.hello_timeout_s,
                     root_certificates=self._roots,
                 )
-            except Exception as error:  # a bug: the bot is not to blame, say so
+            except Exception:  # a bug: the bot is not to blame, say so
                 log.exception("verifying %s failed", name)
-                verdict_ok, reason, version = False, f"the arena failed: {error!r}", ""
+                verdict_ok, reason, version = False, ARENA_FAILED, ""
             else:
                 verdict_ok, reason, version = verdict.ok, verdict.reason, verdict.version
-        # The bot's own words (its Hello, its errors): cleaned before the log and store.
-        reason, version = clean_text(reason, MAX_REASON), clean_text(version, MAX_VERSION)
+        # The bot's own words (its Hello, its errors): capped before the store.
+        reason, version = capped(reason, MAX_REASON), capped(version, MAX_VERSION)
         now = get_bot(self.store, name)
         if now is None or now.status is not BotStatus.VERIFYING or now.endpoint != bot.endpoint:
             return  # retired or changed meanwhile; a newer verification decides
