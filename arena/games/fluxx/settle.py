@@ -1,0 +1,76 @@
+"""Settle: the state checks after every resolution step, in order (FLUXX.md §9) [D20].
+
+The SETTLE frame stays on the stack while one of its checks waits for a decision, and
+runs again from step 1 once it is answered (each War move, Taxes discard and limit
+discard is itself a resolution step).
+"""
+
+from __future__ import annotations
+
+from .actions import DISCARD_OF, GIVE_WAR_OF, KEEP, PAY, DecisionKind
+from .cards import FIRST_CREEPER, FIRST_KEEPER, MONEY, PEACE, SILVER_LINING, TAXES, WAR
+from .flow import ask, end_game
+from .goals import find_winner
+from .moves import discard_cards, draw_into
+from .numbers import draw_target, hand_limit, keeper_count, keeper_limit
+from .state import Z_HAND, Z_RULES, Z_TABLE, Frame, State
+
+
+def op_settle(state: State, frame: Frame) -> None:
+    """Run §9 steps 1–5 until nothing changes, or until a decision is needed."""
+    loc = state.loc
+    while True:
+        zone = loc[TAXES]
+        if zone >= Z_TABLE and zone == loc[MONEY] and not state.taxes_keep:
+            holder = zone - Z_TABLE
+            if loc[SILVER_LINING] == Z_RULES:
+                ask(state, DecisionKind.TAXES_CHOICE, holder, [PAY, KEEP])
+                return
+            discard_cards(state, (TAXES, MONEY), holder, "taxes")
+            continue
+        zone = loc[WAR]
+        if zone >= Z_TABLE and zone == loc[PEACE]:
+            holder = zone - Z_TABLE
+            n = state.config.players
+            legal = [GIVE_WAR_OF[s] for s in range(n) if s != holder]
+            ask(state, DecisionKind.WAR_TARGET, holder, legal)
+            return
+        if _limits(state):
+            return
+        winner = find_winner(state)
+        if winner >= 0:
+            end_game(state, winner, "goal")
+            return
+        if state.window:
+            owed = draw_target(state) - state.drawn
+            if owed > 0:
+                seat = state.active
+                draw_into(state, seat, owed, state.hands[seat], Z_HAND + seat, "hand")
+                state.drawn += owed
+                continue
+        break
+    state.stack.pop()
+
+
+def _limits(state: State) -> bool:
+    """§9 step 3: ask the first non-active seat over a limit to discard one card."""
+    keepers = keeper_limit(state)
+    hand = hand_limit(state)
+    if keepers < 0 and hand < 0:
+        return False
+    n = state.config.players
+    active = state.active
+    for k in range(1, n):
+        seat = (active + k) % n
+        table = state.tables[seat]
+        if keepers >= 0 and keeper_count(table) > keepers:
+            legal = [DISCARD_OF[c] for c in sorted(table) if FIRST_KEEPER <= c < FIRST_CREEPER]
+            ask(state, DecisionKind.DISCARD_KEEPER_LIMIT, seat, legal)
+            return True
+        cards = state.hands[seat]
+        if 0 <= hand < len(cards):
+            ask(
+                state, DecisionKind.DISCARD_HAND_LIMIT, seat, [DISCARD_OF[c] for c in sorted(cards)]
+            )
+            return True
+    return False
