@@ -6,25 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from . import legal
 from .actions import (
-    ACTIONS,
-    DISCARD_GOAL_OF,
-    DISCARD_OF,
-    DONE,
-    GIVE_OF,
-    LEFT,
     LEFT_CODE,
-    PLAY_OF,
-    RIGHT,
-    SEAT_OF,
-    STOP,
     STOP_CODE,
-    TAKE_OF,
-    TARGET_OF,
     Action,
     ActionKind,
     DecisionKind,
-    exchange_code,
 )
 from .cards import (
     COMPOUND_DRAW,
@@ -38,8 +26,6 @@ from .cards import (
     EXCHANGE_KEEPERS,
     FIRST_CREEPER,
     FIRST_GOAL,
-    FIRST_KEEPER,
-    FIRST_RULE,
     ITS_TRASH_DAY,
     JACKPOT,
     LETS_DO_THAT_AGAIN,
@@ -132,8 +118,7 @@ def _play_goal(state: State, card: CardId) -> None:
     state.loc[card] = Z_GOALS
     goals.append(card)
     if len(goals) == 3:
-        legal = [DISCARD_GOAL_OF[g] for g in sorted(goals[:2])]
-        ask(state, DecisionKind.GOAL_DISCARD, state.active, legal)
+        ask(state, DecisionKind.GOAL_DISCARD, state.active, legal.goal_discard(state, state.active))
         return
     goal_change(state)
 
@@ -148,8 +133,7 @@ def op_agenda_left(state: State, frame: Frame) -> None:
     """Double Agenda left play with 2 Goals out: the active seat keeps one (§7.4)."""
     state.stack.pop()
     if len(state.goals) == 2 and state.loc[DOUBLE_AGENDA] != Z_RULES:
-        legal = [DISCARD_GOAL_OF[g] for g in sorted(state.goals)]
-        ask(state, DecisionKind.GOAL_DISCARD, state.active, legal)
+        ask(state, DecisionKind.GOAL_DISCARD, state.active, legal.goal_discard(state, state.active))
 
 
 def _play_rule(state: State, card: CardId) -> None:
@@ -165,6 +149,14 @@ def _play_rule(state: State, card: CardId) -> None:
 
 
 # --------------------------------------------------------------------- Actions
+
+
+def _ask_if_any(state: State, kind: DecisionKind) -> None:
+    """Ask the active seat ``kind``, unless its legal set is empty (then the Action
+    does nothing, §14)."""
+    options = legal.LEGAL[kind](state, state.active)
+    if options:
+        ask(state, kind, state.active, options)
 
 
 def _own_hand(state: State) -> tuple[int, list[CardId]]:
@@ -198,7 +190,7 @@ def op_compound(state: State, frame: Frame) -> None:
     """The next PLAY_TEMP, or the end of the compound Action: leftovers discarded."""
     temp = state.temp[-1]
     if temp and frame[2] < COMPOUND_PLAY[frame[1]] + inflation(state):
-        ask(state, DecisionKind.PLAY_TEMP, state.active, [PLAY_OF[c] for c in sorted(temp)])
+        ask(state, DecisionKind.PLAY_TEMP, state.active, legal.play_temp(state, state.active))
         return
     state.stack.pop()
     discard_cards(state, sorted(temp), state.active, "leftover")
@@ -232,8 +224,7 @@ def op_deal(state: State, frame: Frame) -> None:
     if offset < n and state.pool:
         frame[2] = offset
         frame[3] = given
-        legal = [GIVE_OF[c] for c in sorted(state.pool)]
-        ask(state, DecisionKind.DEAL_CARD, state.active, legal)
+        ask(state, DecisionKind.DEAL_CARD, state.active, legal.deal_card(state, state.active))
         return
     state.stack.pop()
     active = state.active
@@ -264,18 +255,7 @@ def on_deal_card(state: State, seat: int, action: Action) -> None:
 
 
 def _exchange_keepers(state: State, card: CardId) -> None:
-    seat = state.active
-    own = sorted(c for c in state.tables[seat] if FIRST_KEEPER <= c < FIRST_CREEPER)
-    others = sorted(
-        c
-        for s, table in enumerate(state.tables)
-        if s != seat
-        for c in table
-        if FIRST_KEEPER <= c < FIRST_CREEPER
-    )
-    if own and others:
-        legal = [ACTIONS[exchange_code(k, o)] for k in own for o in others]
-        ask(state, DecisionKind.EXCHANGE_KEEPERS, seat, legal)
+    _ask_if_any(state, DecisionKind.EXCHANGE_KEEPERS)
 
 
 def on_exchange(state: State, seat: int, action: Action) -> None:
@@ -286,9 +266,7 @@ def on_exchange(state: State, seat: int, action: Action) -> None:
 
 
 def _lets_do_that_again(state: State, card: CardId) -> None:
-    legal = [TAKE_OF[c] for c in sorted(state.discard) if c >= FIRST_RULE]
-    if legal:
-        ask(state, DecisionKind.REPLAY_FROM_DISCARD, state.active, legal)
+    _ask_if_any(state, DecisionKind.REPLAY_FROM_DISCARD)
 
 
 def on_replay(state: State, seat: int, action: Action) -> None:
@@ -307,14 +285,7 @@ def _lets_simplify(state: State, card: CardId) -> None:
 
 def op_simplify(state: State, frame: Frame) -> None:
     """Let's Simplify: one more rule, or STOP [D30, D36]."""
-    chosen = frame[2:]
-    legal = (
-        [TARGET_OF[r] for r in sorted(state.rules) if r not in chosen]
-        if len(chosen) < frame[1]
-        else []
-    )
-    legal.append(STOP)
-    ask(state, DecisionKind.SIMPLIFY, state.active, legal)
+    ask(state, DecisionKind.SIMPLIFY, state.active, legal.simplify(state, state.active))
 
 
 def on_simplify(state: State, seat: int, action: Action) -> None:
@@ -333,7 +304,7 @@ def _no_limits(state: State, card: CardId) -> None:
 
 
 def _rotate_hands(state: State, card: CardId) -> None:
-    ask(state, DecisionKind.ROTATE_DIRECTION, state.active, [LEFT, RIGHT])
+    _ask_if_any(state, DecisionKind.ROTATE_DIRECTION)
 
 
 def on_rotate(state: State, seat: int, action: Action) -> None:
@@ -364,17 +335,9 @@ def _take_another_turn(state: State, card: CardId) -> None:
         state.events.append(("another_turn", state.active))
 
 
-def _trade_hands(state: State, card: CardId) -> None:
-    seat = state.active
-    legal = [SEAT_OF[s] for s in range(state.config.players) if s != seat]
-    ask(state, DecisionKind.CHOOSE_PLAYER, seat, legal)
-
-
-def _use_what_you_take(state: State, card: CardId) -> None:
-    seat = state.active
-    legal = [SEAT_OF[s] for s, hand in enumerate(state.hands) if s != seat and hand]
-    if legal:
-        ask(state, DecisionKind.CHOOSE_PLAYER, seat, legal)
+def _choose_player(state: State, card: CardId) -> None:
+    """Trade Hands and Use What You Take."""
+    _ask_if_any(state, DecisionKind.CHOOSE_PLAYER)
 
 
 def on_choose_player(state: State, seat: int, action: Action) -> None:
@@ -419,9 +382,7 @@ def op_taxation(state: State, frame: Frame) -> None:
         if given < min(per, len(hand)):
             frame[2] = offset
             frame[3] = given
-            marks = state.marks[giver]
-            legal = [GIVE_OF[c] for c in sorted(hand) if c not in marks]
-            ask(state, DecisionKind.TAX_GIVE, giver, legal)
+            ask(state, DecisionKind.TAX_GIVE, giver, legal.tax_give(state, giver))
             return
         offset += 1
         given = 0
@@ -466,20 +427,8 @@ def _mix_it_all_up(state: State, card: CardId) -> None:
     state.events.append(("mix", state.active, tuple(gathered)))
 
 
-def _targets(state: State, own_too: bool) -> list[Action]:
-    seat = state.active
-    return [
-        TARGET_OF[c]
-        for c in sorted(
-            c for s, table in enumerate(state.tables) if own_too or s != seat for c in table
-        )
-    ]
-
-
 def _trash_something(state: State, card: CardId) -> None:
-    legal = _targets(state, True)
-    if legal:
-        ask(state, DecisionKind.TRASH_SOMETHING, state.active, legal)
+    _ask_if_any(state, DecisionKind.TRASH_SOMETHING)
 
 
 def on_trash_something(state: State, seat: int, action: Action) -> None:
@@ -489,9 +438,7 @@ def on_trash_something(state: State, seat: int, action: Action) -> None:
 
 
 def _steal_something(state: State, card: CardId) -> None:
-    legal = _targets(state, False)
-    if legal:
-        ask(state, DecisionKind.STEAL_SOMETHING, state.active, legal)
+    _ask_if_any(state, DecisionKind.STEAL_SOMETHING)
 
 
 def on_steal(state: State, seat: int, action: Action) -> None:
@@ -500,9 +447,7 @@ def on_steal(state: State, seat: int, action: Action) -> None:
 
 
 def _trash_a_new_rule(state: State, card: CardId) -> None:
-    if state.rules:
-        legal = [TARGET_OF[r] for r in sorted(state.rules)]
-        ask(state, DecisionKind.TRASH_RULE, state.active, legal)
+    _ask_if_any(state, DecisionKind.TRASH_RULE)
 
 
 def on_trash_rule(state: State, seat: int, action: Action) -> None:
@@ -527,11 +472,7 @@ def op_trash_day(state: State, frame: Frame) -> None:
     offset = frame[1]
     if offset < n:
         seat = (state.active + offset) % n
-        marks = state.marks[seat]
-        cards = sorted(state.hands[seat] + state.tables[seat])
-        legal = [DISCARD_OF[c] for c in cards if c not in marks]
-        legal.append(DONE)
-        ask(state, DecisionKind.TRASH_DAY, seat, legal)
+        ask(state, DecisionKind.TRASH_DAY, seat, legal.trash_day(state, seat))
         return
     state.stack.pop()
     picked: list[CardId] = []
@@ -568,9 +509,9 @@ _ACTION_EFFECTS: Final[dict[CardId, Callable[[State, CardId], None]]] = {
     ROTATE_HANDS: _rotate_hands,
     RULES_RESET: _rules_reset,
     TAKE_ANOTHER_TURN: _take_another_turn,
-    TRADE_HANDS: _trade_hands,
+    TRADE_HANDS: _choose_player,
     TRASH_A_NEW_RULE: _trash_a_new_rule,
-    USE_WHAT_YOU_TAKE: _use_what_you_take,
+    USE_WHAT_YOU_TAKE: _choose_player,
     TODAYS_SPECIAL: _compound,
     TAXATION: _taxation,
     MIX_IT_ALL_UP: _mix_it_all_up,

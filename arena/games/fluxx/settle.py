@@ -7,8 +7,9 @@ discard is itself a resolution step).
 
 from __future__ import annotations
 
-from .actions import DISCARD_OF, GIVE_WAR_OF, KEEP, PAY, DecisionKind
-from .cards import FIRST_CREEPER, FIRST_KEEPER, MONEY, PEACE, SILVER_LINING, TAXES, WAR
+from . import legal
+from .actions import DecisionKind
+from .cards import MONEY, PEACE, SILVER_LINING, TAXES, WAR
 from .flow import ask, end_game
 from .goals import find_winner
 from .moves import discard_cards, draw_into
@@ -24,16 +25,14 @@ def op_settle(state: State, frame: Frame) -> None:
         if zone >= Z_TABLE and zone == loc[MONEY] and not state.taxes_keep:
             holder = zone - Z_TABLE
             if loc[SILVER_LINING] == Z_RULES:
-                ask(state, DecisionKind.TAXES_CHOICE, holder, [PAY, KEEP])
+                ask(state, DecisionKind.TAXES_CHOICE, holder, legal.taxes_choice(state, holder))
                 return
             discard_cards(state, (TAXES, MONEY), holder, "taxes")
             continue
         zone = loc[WAR]
         if zone >= Z_TABLE and zone == loc[PEACE]:
             holder = zone - Z_TABLE
-            n = state.config.players
-            legal = [GIVE_WAR_OF[s] for s in range(n) if s != holder]
-            ask(state, DecisionKind.WAR_TARGET, holder, legal)
+            ask(state, DecisionKind.WAR_TARGET, holder, legal.war_target(state, holder))
             return
         if _limits(state):
             return
@@ -64,13 +63,9 @@ def _limits(state: State) -> bool:
         seat = (active + k) % n
         table = state.tables[seat]
         if keepers >= 0 and keeper_count(table) > keepers:
-            legal = [DISCARD_OF[c] for c in sorted(table) if FIRST_KEEPER <= c < FIRST_CREEPER]
-            ask(state, DecisionKind.DISCARD_KEEPER_LIMIT, seat, legal)
+            ask(state, DecisionKind.DISCARD_KEEPER_LIMIT, seat, legal.own_keepers(state, seat))
             return True
-        cards = state.hands[seat]
-        if 0 <= hand < len(cards):
-            ask(
-                state, DecisionKind.DISCARD_HAND_LIMIT, seat, [DISCARD_OF[c] for c in sorted(cards)]
-            )
+        if 0 <= hand < len(state.hands[seat]):
+            ask(state, DecisionKind.DISCARD_HAND_LIMIT, seat, legal.own_hand(state, seat))
             return True
     return False

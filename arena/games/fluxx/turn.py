@@ -3,27 +3,18 @@ end phase, next turn; and the decisions they ask."""
 
 from __future__ import annotations
 
+from . import legal
 from .actions import (
     DISCARD_DEATH,
-    DISCARD_LONE_DEATH,
     DISCARD_LONE_DEATH_CODE,
-    DISCARD_OF,
-    GET_ON_WITH_IT,
     GET_ON_WITH_IT_CODE,
-    KEEP_DEATH,
-    PLAY_OF,
     Action,
     DecisionKind,
 )
 from .cards import (
     DEATH,
-    FIRST_CREEPER,
-    FIRST_KEEPER,
     FIRST_PLAY_RANDOM,
     NO_HAND_BONUS,
-)
-from .cards import (
-    GET_ON_WITH_IT as GET_ON_WITH_IT_RULE,
 )
 from .flow import (
     OP_DEATH,
@@ -73,11 +64,11 @@ def op_death(state: State, frame: Frame) -> None:
     if state.loc[DEATH] != Z_TABLE + seat:
         return
     state.stack.append([OP_SETTLE])
-    others = [DISCARD_OF[c] for c in sorted(state.tables[seat]) if c != DEATH]
+    others = legal.death_discard(state, seat)
     if others:
         ask(state, DecisionKind.DEATH_DISCARD, seat, others)
     else:
-        ask(state, DecisionKind.DEATH_ALONE, seat, [DISCARD_DEATH, KEEP_DEATH])
+        ask(state, DecisionKind.DEATH_ALONE, seat, legal.death_alone(state, seat))
 
 
 def on_death_discard(state: State, seat: int, action: Action) -> None:
@@ -125,13 +116,7 @@ def op_play_phase(state: State, frame: Frame) -> None:
             card = ordered[rng(state).randrange(len(ordered))]
             _play_from_hand(state, seat, card, "random")
             return
-    legal = [PLAY_OF[c] for c in sorted(hand)]
-    if loc[GET_ON_WITH_IT_RULE] == Z_RULES:
-        legal.append(GET_ON_WITH_IT)
-    table = state.tables[seat]
-    if len(table) == 1 and table[0] == DEATH:
-        legal.append(DISCARD_LONE_DEATH)
-    ask(state, DecisionKind.PLAY, seat, legal)
+    ask(state, DecisionKind.PLAY, seat, legal.play(state, seat))
 
 
 def _play_from_hand(state: State, seat: int, card: int, how: str) -> None:
@@ -166,13 +151,12 @@ def op_end_phase(state: State, frame: Frame) -> None:
     limit = keeper_limit(state)
     table = state.tables[seat]
     if limit >= 0 and keeper_count(table) > limit:
-        legal = [DISCARD_OF[c] for c in sorted(table) if FIRST_KEEPER <= c < FIRST_CREEPER]
-        ask(state, DecisionKind.DISCARD_KEEPER_LIMIT, seat, legal)
+        ask(state, DecisionKind.DISCARD_KEEPER_LIMIT, seat, legal.own_keepers(state, seat))
         return
     limit = hand_limit(state)
     hand = state.hands[seat]
     if 0 <= limit < len(hand):
-        ask(state, DecisionKind.DISCARD_HAND_LIMIT, seat, [DISCARD_OF[c] for c in sorted(hand)])
+        ask(state, DecisionKind.DISCARD_HAND_LIMIT, seat, legal.own_hand(state, seat))
         return
     state.stack.pop()
 
