@@ -34,7 +34,8 @@ def test_e1_draw_rules() -> None:
     # The win check ran first; then A drew the 3 it owed (drawn = 4) and its turn ended.
     assert hand(s, A) == ids("bread", "cookies", "sun", "moon")
     expect(s, K.PLAY, B)
-    assert s.drawn == 4 and hand(s, B) == ids("draw_2", "milk", "chocolate", "love", "time")
+    assert s.drawn == 4
+    assert hand(s, B) == ids("draw_2", "milk", "chocolate", "love", "time")
     play(s, "draw_2")
     assert s.loc[c("draw_4")] == fx.state.Z_DISCARD
     assert hand(s, B) == ids("milk", "chocolate", "love", "time")  # nothing taken back
@@ -50,15 +51,18 @@ def test_e2_nested_compound_actions() -> None:
     )
     play(s, "draw_2_and_use_em")
     expect(s, K.PLAY_TEMP, A)
-    assert legal_cards(s) == ids("draw_3_play_2", "bread") and s.played == 1
+    assert legal_cards(s) == ids("draw_3_play_2", "bread")
+    assert s.played == 1
     play(s, "draw_3_play_2")
     expect(s, K.PLAY_TEMP, A)
-    assert legal_cards(s) == ids("milk", "cookies", "sun") and len(s.temp) == 2
+    assert legal_cards(s) == ids("milk", "cookies", "sun")
+    assert len(s.temp) == 2
     play(s, "milk")
     play(s, "cookies")
     # Sun left over, then Draw 3 Play 2 discarded; back to the first temp hand.
     expect(s, K.PLAY_TEMP, A)
-    assert legal_cards(s) == ids("bread") and s.played == 1
+    assert legal_cards(s) == ids("bread")
+    assert s.played == 1
     assert s.discard[-2:] == cards("sun", "draw_3_play_2")
     play(s, "bread")
     assert s.discard[-3:] == cards("sun", "draw_3_play_2", "draw_2_and_use_em")
@@ -94,7 +98,8 @@ def test_e4_play_2_with_fewer_cards() -> None:
     s = layout(rules=["play_2"], draw=["jackpot", "bread", "cookies", "milk"])
     expect(s, K.PLAY, A)
     play(s, "jackpot")
-    assert s.played == 1 and hand(s, A) == ids("bread", "cookies", "milk")
+    assert s.played == 1
+    assert hand(s, A) == ids("bread", "cookies", "milk")
     expect(s, K.PLAY, A)  # one play left
 
     s = layout(rules=["play_2"], draw=["bread", "cookies"])
@@ -114,7 +119,8 @@ def test_e5_play_all_then_a_play_rule() -> None:
     play(s, "play_3")
     assert len([e for e in events_of(s, "play") if e[1] == A]) == 5
     assert c("play_all") in s.discard
-    assert s.active == B and hand(s, A) == ids("brain", "moon")
+    assert s.active == B
+    assert hand(s, A) == ids("brain", "moon")
 
 
 def test_e6_inflation() -> None:
@@ -125,8 +131,11 @@ def test_e6_inflation() -> None:
         draw=["inflation", "bread", "cookies", "sun", "moon", "time", "love", "eye"],
     )
     play(s, "inflation")
-    assert draw_target(s) == 2 and play_target(s) == 2 and hand_limit(s) == 2
-    assert s.drawn == 2 and hand(s, A) == ids("jackpot", "bread")  # drew 1 at once
+    assert draw_target(s) == 2
+    assert play_target(s) == 2
+    assert hand_limit(s) == 2
+    assert s.drawn == 2
+    assert hand(s, A) == ids("jackpot", "bread")
     expect(s, K.PLAY, A)
     play(s, "jackpot")
     assert hand(s, A) == ids("bread", "cookies", "sun", "moon", "time")
@@ -140,7 +149,8 @@ def test_e6_inflation() -> None:
     answer(s, fx.target(c("inflation")))
     expect(s, K.DISCARD_HAND_LIMIT, A)  # at once (§9 step 3)
     answer(s, s.legal[0])
-    assert len(hand(s, A)) == 1 and len(hand(s, B)) == 2  # B keeps its cards for now
+    assert len(hand(s, A)) == 1
+    assert len(hand(s, B)) == 2
     expect(s, K.DISCARD_HAND_LIMIT, B)  # B's end phase
     answer(s, s.legal[0])
     expect(s, K.PLAY, C)
@@ -184,7 +194,8 @@ def test_e7_limits_order_and_timing() -> None:
     for _ in range(3):
         expect(s, K.DISCARD_HAND_LIMIT, A)
         answer(s, s.legal[0])
-    assert len(table(s, A)) == 2 and len(hand(s, A)) == 1
+    assert len(table(s, A)) == 2
+    assert len(hand(s, A)) == 1
     expect(s, K.PLAY, B)
 
 
@@ -196,8 +207,10 @@ def test_e7_variant_no_limits() -> None:
     play(s, "no_limits")
     assert c("keeper_limit_2") in s.discard
     expect(s, K.PLAY, B)  # A discarded nothing
-    assert len(table(s, A)) == 5 and len(hand(s, A)) == 4
-    assert len(table(s, B)) == 2 and len(table(s, C)) == 2
+    assert len(table(s, A)) == 5
+    assert len(hand(s, A)) == 4
+    assert len(table(s, B)) == 2
+    assert len(table(s, C)) == 2
 
 
 def test_e8_win_under_a_keeper_limit() -> None:
@@ -209,7 +222,8 @@ def test_e8_win_under_a_keeper_limit() -> None:
         start="play",
     )
     play(s, "time")
-    assert s.result is not None and s.result.winner == A
+    assert s.result is not None
+    assert s.result.winner == A
     assert s.result.ranks == (1, 2, 2, 2)
 
 
@@ -254,7 +268,8 @@ def test_e10_baked_potato() -> None:
         start="play",
     )
     play(s, "moon")
-    assert s.result is not None and s.result.winner == B
+    assert s.result is not None
+    assert s.result.winner == B
 
     s = layout(
         rules=["baked_potato"],
@@ -280,14 +295,16 @@ def test_e10_baked_potato() -> None:
         start="play",
     )
     play(s2, "milk")  # unless C meets the Goal
-    assert s2.result is not None and s2.result.winner == C
+    assert s2.result is not None
+    assert s2.result.winner == C
 
 
 def test_e11_death_at_turn_start() -> None:
     s = layout(goals=["toast"], tables={A: ["death", "bread", "toaster", "taxes"]})
     expect(s, K.DEATH_DISCARD, A)
     assert legal_cards(s) == ids("bread", "toaster", "taxes")
-    assert s.drawn == 0 and s.events[-1][0] == "turn"  # before drawing
+    assert s.drawn == 0
+    assert s.events[-1][0] == "turn"
     answer(s, fx.discard(c("taxes")))
     expect(s, K.PLAY, A)
     assert s.result is None  # Death still blocks A
@@ -295,20 +312,33 @@ def test_e11_death_at_turn_start() -> None:
     s2 = layout(
         hands={
             A: ["ten_cards_in_hand"],
-            C: ["bread", "chocolate", "cookies", "cosmos", "dreams", "eye"]
-            + ["love", "milk", "money", "moon", "party"],
+            C: [
+                "bread",
+                "chocolate",
+                "cookies",
+                "cosmos",
+                "dreams",
+                "eye",
+                "love",
+                "milk",
+                "money",
+                "moon",
+                "party",
+            ],
         },
         tables={C: ["death"]},
         start="play",
     )
     play(s2, "ten_cards_in_hand")
-    assert s2.result is not None and s2.result.winner == C
+    assert s2.result is not None
+    assert s2.result.winner == C
 
 
 def test_e12_taxes_and_money() -> None:
     s = layout(tables={A: ["money"]}, draw=["taxes", "bread"])
     assert s.discard[-2:] == cards("taxes", "money")
-    assert table(s, A) == set() and hand(s, A) == ids("bread")
+    assert table(s, A) == set()
+    assert hand(s, A) == ids("bread")
     discards = events_of(s, "discard")
     assert discards[-1][1:] == (A, (c("taxes"), c("money")), "taxes")
 
@@ -322,7 +352,8 @@ def test_e12_taxes_and_money() -> None:
     play(s, "money")
     expect(s, K.TAXES_CHOICE, A)
     answer(s, fx.KEEP)
-    assert s.result is not None and s.result.winner == A
+    assert s.result is not None
+    assert s.result.winner == A
 
 
 def test_e13_war_and_peace() -> None:
@@ -337,7 +368,8 @@ def test_e13_war_and_peace() -> None:
     expect(s, K.WAR_TARGET, B)
     assert [a.seat for a in s.legal] == [A, C, D]
     answer(s, fx.give_war(C))
-    assert s.result is not None and s.result.winner == B
+    assert s.result is not None
+    assert s.result.winner == B
 
     s = layout(
         goals=["peace_no_war"],
@@ -359,7 +391,9 @@ def test_e14_silver_lining_out_of_turn_win() -> None:
         start="play",
     )
     play(s, "silver_lining")
-    assert s.result is not None and s.result.winner == C and s.active == A
+    assert s.result is not None
+    assert s.result.winner == C
+    assert s.active == A
 
 
 def test_e15_goal_met_on_another_seats_turn() -> None:
@@ -373,7 +407,8 @@ def test_e15_goal_met_on_another_seats_turn() -> None:
     play(s, "exchange_keepers")
     expect(s, K.EXCHANGE_KEEPERS, B)
     answer(s, fx.exchange(c("cookies"), c("sun")))
-    assert s.result is not None and s.result.winner == A
+    assert s.result is not None
+    assert s.result.winner == A
 
 
 def test_e16_counting_goal_with_creepers() -> None:
@@ -395,7 +430,8 @@ def test_e16_counting_goal_with_creepers() -> None:
         start="play",
     )
     play(s, "five_keepers")
-    assert s.result is not None and s.result.winner == B  # the blocked seat leaves the tie
+    assert s.result is not None
+    assert s.result.winner == B
 
 
 def _e17(preset: str) -> fx.State:
@@ -414,7 +450,8 @@ def test_e17_empty_draw_pile() -> None:
     discarded = set(s.discard)
     play(s, "jackpot")
     drawn = hand(s, A) - ids("bread")
-    assert c("cookies") in drawn and len(drawn) == 3
+    assert c("cookies") in drawn
+    assert len(drawn) == 3
     assert (drawn - ids("cookies")) <= discarded
     assert s.discard[0] == c("jackpot")  # Jackpot! starts the new discard pile
     assert events_of(s, "reshuffle")[-1][1:] == (10, 0)
@@ -422,8 +459,11 @@ def test_e17_empty_draw_pile() -> None:
 
     s = _e17("pegasus-2011-escalation")
     play(s, "jackpot")
-    assert s.escalation == 1 and draw_target(s) == 2 and play_target(s) == 2
-    assert s.drawn == 2 and len(hand(s, A)) == 5  # bread + 3 + 1 owed
+    assert s.escalation == 1
+    assert draw_target(s) == 2
+    assert play_target(s) == 2
+    assert s.drawn == 2
+    assert len(hand(s, A)) == 5
     expect(s, K.PLAY, A)  # one more play
 
 
@@ -435,5 +475,6 @@ def test_e18_first_play_random() -> None:
     expect(s, K.PLAY, A)
     assert s.played == 1
     random_play = events_of(s, "play")[-1]
-    assert random_play[3] == "random" and random_play[2] in ids("bread", "milk", "sun")
+    assert random_play[3] == "random"
+    assert random_play[2] in ids("bread", "milk", "sun")
     assert len(hand(s, A)) == 2
