@@ -382,3 +382,12 @@ def action_from_json(data: Any) -> Action:
     if kind in _SEAT_VERBS:
         return seat_action(kind, data["seat"])
     return ACTIONS[_SIMPLE[kind]]
+
+
+def fallback(legal: list[Action] | tuple[Action, ...]) -> Action:
+    """The action a faulted seat plays (§14): STOP or DONE if legal, otherwise the first
+    action in canonical order."""
+    for action in legal:
+        if action is STOP or action is DONE:
+            return action
+    return legal[0]
