@@ -27,13 +27,13 @@ code            action                  decisions
 ==============  ======================  =============================================
 
 Actions are interned: every possible action exists once (``ACTIONS``), so legal sets are
-built from shared objects and compare by identity or code.
+built from shared objects and compare by identity (or by code).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 from .cards import (
@@ -154,20 +154,25 @@ _SIMPLE: Final = {
 }
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Action:
-    """One action. Get it from ``ACTIONS`` or the helpers (``play(c)``, ``seat(s)`` …)."""
+    """One action. Get it from ``ACTIONS`` or the helpers (``play(c)``, ``seat(s)`` …):
+    actions are interned, so they compare by identity (fast legality checks) and order
+    by code."""
 
     code: int
-    """The stable integer encoding; actions order and compare by it."""
-    kind: ActionKind = field(compare=False)
+    """The stable integer encoding."""
+    kind: ActionKind
     """The verb."""
-    card: int = field(default=-1, compare=False)
+    card: int = -1
     """The card named (EXCHANGE: the own Keeper), or -1."""
-    seat: int = field(default=-1, compare=False)
+    seat: int = -1
     """GIVE_WAR / SEAT: the seat named, or -1."""
-    other: int = field(default=-1, compare=False)
+    other: int = -1
     """EXCHANGE: the other seat's Keeper, or -1."""
+
+    def __lt__(self, other: Action) -> bool:
+        return self.code < other.code
 
     def __str__(self) -> str:
         kind = self.kind

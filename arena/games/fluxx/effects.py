@@ -26,6 +26,7 @@ from .cards import (
     EXCHANGE_KEEPERS,
     FIRST_CREEPER,
     FIRST_GOAL,
+    IS_KEEPER,
     ITS_TRASH_DAY,
     JACKPOT,
     LETS_DO_THAT_AGAIN,
@@ -424,6 +425,8 @@ def _mix_it_all_up(state: State, card: CardId) -> None:
         seat = (state.active + k) % n
         loc[c] = Z_TABLE + seat
         state.tables[seat].append(c)
+        if IS_KEEPER[c]:
+            state.keepers[seat] += 1
     state.events.append(("mix", state.active, tuple(gathered)))
 
 

@@ -179,7 +179,7 @@ def apply(state: State, action: Action | object, seat: int | None = None) -> Non
         canonical is None
         or (canonical.kind, canonical.card, canonical.seat, canonical.other)
         != (action.kind, action.card, action.seat, action.other)
-    ):  # Actions compare by code: a forged one must not pass as its code's action.
+    ):  # A copy of an action is taken as the original; a forged one is malformed.
         raise MalformedActionError(f"{action!r} does not match the action with its code")
     kind = state.kind
     if kind is None:

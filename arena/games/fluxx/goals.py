@@ -22,7 +22,7 @@ from .cards import (
     TEN_CARDS_IN_HAND,
     WAR,
 )
-from .numbers import inflation, keeper_count
+from .numbers import inflation
 from .state import Z_RULES, Z_TABLE, State
 
 _CREEPER_IDS = (WAR, 22, DEATH, POTATO)
@@ -73,11 +73,10 @@ def meeting_seat(state: State, goal: int) -> int:
     elif goal == TEN_CARDS_IN_HAND:
         return _counting(state, [len(h) for h in state.hands], 10 + inflation(state), goal)
     elif goal == FIVE_KEEPERS:
-        counts = [keeper_count(t) for t in state.tables]
-        return _counting(state, counts, 5 + inflation(state), goal)
+        return _counting(state, state.keepers, 5 + inflation(state), goal)
     elif goal == ALL_YOU_NEED_IS_LOVE:
         zone = loc[LOVE]
-        if zone < Z_TABLE or keeper_count(state.tables[zone - Z_TABLE]) != 1:
+        if zone < Z_TABLE or state.keepers[zone - Z_TABLE] != 1:
             return -1
         seat = zone - Z_TABLE
     elif goal == BRAIN_NO_TV:

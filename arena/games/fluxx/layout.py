@@ -29,6 +29,7 @@ from .state import (
     Z_TABLE,
     State,
     card_locations,
+    count_keepers,
     empty_state,
 )
 
@@ -116,6 +117,7 @@ def new_game_from_layout(
             creepers = [c for c in leftover if IS_CREEPER[c]]
             state.tables[rest] += place(creepers, Z_TABLE + rest)
             state.hands[rest] += place([c for c in leftover if not IS_CREEPER[c]], Z_HAND + rest)
+    count_keepers(state)
     state.active = active
     state.turn = turns_done
     state.escalation = escalation

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from .cards import (
     DOUBLE_AGENDA,
     IS_CREEPER,
+    IS_KEEPER,
     MONEY,
     POTATO,
     SILVER_LINING,
@@ -40,6 +41,8 @@ def lift(state: State, card: CardId) -> None:
     zone = state.loc[card]
     if zone >= Z_TABLE:
         state.tables[zone - Z_TABLE].remove(card)
+        if IS_KEEPER[card]:
+            state.keepers[zone - Z_TABLE] -= 1
     elif zone >= Z_HAND:
         state.hands[zone - Z_HAND].remove(card)
     elif zone == Z_TRANSIT:
@@ -100,6 +103,8 @@ def to_table(state: State, card: CardId, seat: int) -> None:
         lift(state, card)
     state.loc[card] = Z_TABLE + seat
     state.tables[seat].append(card)
+    if IS_KEEPER[card]:
+        state.keepers[seat] += 1
 
 
 def move_to_table(state: State, card: CardId, seat: int, reason: str) -> None:

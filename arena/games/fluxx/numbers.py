@@ -43,11 +43,12 @@ def _bonus(state: State, rule: int, fewest: bool) -> bool:
     other seat [D15]."""
     if state.loc[rule] != Z_RULES:
         return False
-    counts = [keeper_count(t) for t in state.tables]
-    own = counts.pop(state.active)
+    counts = state.keepers
+    active = state.active
+    own = counts[active]
     if fewest:
-        return all(own < c for c in counts)
-    return all(own > c for c in counts)
+        return all(own < c for s, c in enumerate(counts) if s != active)
+    return all(own > c for s, c in enumerate(counts) if s != active)
 
 
 def party(state: State, i: int) -> int:

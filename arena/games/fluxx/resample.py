@@ -34,6 +34,7 @@ from .state import (
     Z_TEMP,
     Z_TRANSIT,
     State,
+    count_keepers,
     empty_state,
 )
 
@@ -111,6 +112,7 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         elif obs.mark_counts[s]:
             pickable = state.hands[s] + (state.tables[s] if trash_day else [])
             state.marks[s] = rng.sample(sorted(pickable), obs.mark_counts[s])
+    count_keepers(state)
     _copy_public(state, obs)
     return state
 

@@ -33,6 +33,7 @@ from .state import (
     Result,
     State,
     card_locations,
+    count_keepers,
     empty_state,
 )
 
@@ -115,6 +116,7 @@ def state_from_json(data: dict[str, Any]) -> State:
     for s, cards in enumerate(state.tables):
         for c in cards:
             loc[c] = Z_TABLE + s
+    count_keepers(state)
     state.stack = [list(f) for f in data["stack"]]
     decision = data["decision"]
     state.kind = DecisionKind[decision] if decision is not None else None

@@ -13,7 +13,7 @@ from .cards import MONEY, PEACE, SILVER_LINING, TAXES, WAR
 from .flow import ask, end_game
 from .goals import find_winner
 from .moves import discard_cards, draw_into
-from .numbers import draw_target, hand_limit, keeper_count, keeper_limit
+from .numbers import draw_target, hand_limit, keeper_limit
 from .state import Z_HAND, Z_RULES, Z_TABLE, Frame, State
 
 
@@ -61,8 +61,7 @@ def _limits(state: State) -> bool:
     active = state.active
     for k in range(1, n):
         seat = (active + k) % n
-        table = state.tables[seat]
-        if keepers >= 0 and keeper_count(table) > keepers:
+        if 0 <= keepers < state.keepers[seat]:
             ask(state, DecisionKind.DISCARD_KEEPER_LIMIT, seat, legal.own_keepers(state, seat))
             return True
         if 0 <= hand < len(state.hands[seat]):

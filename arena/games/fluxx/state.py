@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .actions import Action, DecisionKind
-from .cards import IS_CREEPER, NUM_CARDS, CardId
+from .cards import IS_CREEPER, IS_KEEPER, NUM_CARDS, CardId
 from .options import GameConfig
 
 Event = tuple[object, ...]
@@ -94,6 +94,7 @@ STATE_FIELDS: Final = (
     "discard",
     "hands",
     "tables",
+    "keepers",
     "rules",
     "goals",
     "temp",
@@ -144,6 +145,8 @@ class State:
     """Each seat's main hand (unordered; listed sorted)."""
     tables: list[list[CardId]]
     """Each seat's Keepers and Creepers in play, in arrival order."""
+    keepers: list[int]
+    """Each seat's number of Keepers in play (derived from ``tables``, kept in step)."""
     rules: list[CardId]
     """New Rules in play, in the order they came into play."""
     goals: list[CardId]
@@ -216,6 +219,7 @@ class State:
         other.discard = list(self.discard)
         other.hands = [list(h) for h in self.hands]
         other.tables = [list(t) for t in self.tables]
+        other.keepers = list(self.keepers)
         other.rules = list(self.rules)
         other.goals = list(self.goals)
         other.temp = [list(t) for t in self.temp]
@@ -256,6 +260,7 @@ def empty_state(config: GameConfig, seed: int) -> State:
     state.discard = []
     state.hands = [[] for _ in range(n)]
     state.tables = [[] for _ in range(n)]
+    state.keepers = [0] * n
     state.rules = []
     state.goals = []
     state.temp = []
@@ -332,9 +337,17 @@ def card_locations(state: State) -> list[str]:
     return [zone_name(zone) for zone in where]
 
 
+def count_keepers(state: State) -> None:
+    """Recompute ``keepers`` from the tables (after building a state by hand)."""
+    state.keepers = [sum(1 for c in t if IS_KEEPER[c]) for t in state.tables]
+
+
 def check_invariants(state: State) -> None:
     """Debug checks: card conservation and the rules' structural invariants (§2)."""
     card_locations(state)
+    counted = [sum(1 for c in t if IS_KEEPER[c]) for t in state.tables]
+    if counted != state.keepers:
+        raise AssertionError(f"keepers says {state.keepers}, the tables hold {counted}")
     if state.loc[0] != Z_BASIC:
         raise AssertionError("Basic Rules left the centre")
     for zone, cards in zone_lists(state):

@@ -35,7 +35,6 @@ from .numbers import (
     draw_target,
     hand_limit,
     inflation,
-    keeper_count,
     keeper_limit,
     play_target,
     plays_left,
@@ -149,8 +148,7 @@ def op_end_phase(state: State, frame: Frame) -> None:
     """§6.6: the active seat discards Keepers, then hand cards, down to the limits."""
     seat = state.active
     limit = keeper_limit(state)
-    table = state.tables[seat]
-    if limit >= 0 and keeper_count(table) > limit:
+    if 0 <= limit < state.keepers[seat]:
         ask(state, DecisionKind.DISCARD_KEEPER_LIMIT, seat, legal.own_keepers(state, seat))
         return
     limit = hand_limit(state)
