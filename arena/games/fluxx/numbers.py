@@ -53,7 +53,8 @@ def _bonus(state: State, rule: int, fewest: bool) -> bool:
 
 def party(state: State, i: int) -> int:
     """The Party Bonus: 1+I if it is in play and The Party is on a table."""
-    if state.loc[PARTY_BONUS] == Z_RULES and state.loc[PARTY] >= Z_TABLE:
+    loc = state.loc
+    if loc[PARTY_BONUS] == Z_RULES and loc[PARTY] >= Z_TABLE:
         return 1 + i
     return 0
 
@@ -68,7 +69,7 @@ def draw_target(state: State) -> int:
             base = card - 52
             break
     target = base + i + party(state, i)
-    if _bonus(state, POOR_BONUS, True):
+    if loc[POOR_BONUS] == Z_RULES and _bonus(state, POOR_BONUS, True):
         target += 1 + i
     return target
 
@@ -85,7 +86,7 @@ def play_target(state: State) -> int:
             base = card - 56
             break
     target = base + i + party(state, i)
-    if _bonus(state, RICH_BONUS, False):
+    if loc[RICH_BONUS] == Z_RULES and _bonus(state, RICH_BONUS, False):
         target += 1 + i
     return target
 
