@@ -265,3 +265,17 @@ def test_fallback() -> None:
     assert fx.fallback([fx.target(c("play_2")), fx.STOP]) is fx.STOP
     assert fx.fallback([fx.discard(c("bread")), fx.DONE]) is fx.DONE
     assert fx.fallback([fx.PAY, fx.KEEP]) is fx.PAY
+
+
+def test_phase_in_the_observation() -> None:
+    s = layout(rules=["hand_limit_0"], tables={A: ["death", "bread"]}, draw=["milk", "sun"])
+    assert fx.observe(s, B).phase == "start"  # Death, before the draw
+    answer(s, fx.discard(c("bread")))
+    assert fx.observe(s, B).phase == "play"
+    play(s, "milk")
+    assert fx.observe(s, B).phase == "play"  # now B's turn, after its draw
+    assert s.active == B
+    s = layout(rules=["hand_limit_0"], hands={A: ["bread"]}, draw=["milk", "sun"])
+    play(s, "milk")
+    expect(s, K.DISCARD_HAND_LIMIT, A)
+    assert fx.observe(s, C).phase == "end"

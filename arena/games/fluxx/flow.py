@@ -73,6 +73,22 @@ OP_NAMES: Final = (
 """Op names by code."""
 
 
+def phase(state: State) -> str:
+    """The phase of the turn, from the stack: ``start`` (turn start and Death, before
+    the draw), ``play`` (from the draw's end until the plays end), ``end`` (the end
+    phase), ``between`` (turns changing) or ``over``."""
+    if state.result is not None:
+        return "over"
+    ops = {frame[0] for frame in state.stack}
+    if OP_DRAW_PHASE in ops:
+        return "start"
+    if OP_PLAY_PHASE in ops:
+        return "play"
+    if OP_END_PHASE in ops:
+        return "end"
+    return "between"
+
+
 def ask(state: State, kind: DecisionKind, seat: int, legal: list[Action]) -> None:
     """Make ``kind`` the pending decision of ``seat`` with this canonical legal set; but
     end the match instead if ``max_decisions`` answers were given [D43]."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, DecisionKind, from_code
+from .flow import phase
 from .numbers import draw_target, hand_limit, keeper_limit, play_target
 from .options import GameConfig
 from .state import Result, State
@@ -32,6 +33,8 @@ class Observation:
     """The current turn's number (turns started)."""
     active: int
     """Whose turn it is."""
+    phase: str
+    """The phase of the turn (``flow.phase``)."""
     extra: bool
     """Whether this turn is an extra turn."""
     another: bool
@@ -174,6 +177,7 @@ def observe(state: State, seat: int) -> Observation:
         config=state.config,
         turn=state.turn,
         active=state.active,
+        phase=phase(state),
         extra=state.extra,
         another=state.another,
         decision=state.kind,
