@@ -37,7 +37,7 @@ def test_configs() -> None:
     assert GAME.preset_of(GAME.make_config(3)) == GAME.default_preset
     for bad in ({"players": 7}, {"players": 4, "preset": "nope"}, {"players": 4, "deals": 2}):
         with pytest.raises(InvalidOptionsError):
-            GAME.make_config(**bad)  # type: ignore[arg-type]
+            GAME.make_config(**bad)
 
 
 def test_check_tables_meet_every_decision_kind() -> None:
