@@ -210,3 +210,56 @@ def test_draw_rule_is_caught_up_at_once_and_binds_every_seat() -> None:
     play(s, "bread")
     expect(s, K.PLAY, B)
     assert s.drawn == 3  # B draws 3 too
+
+
+@pytest.mark.parametrize("goal", sorted(fx.cards.PAIR_GOALS))
+def test_every_pair_goal(goal: int) -> None:
+    first, second = fx.cards.PAIR_GOALS[goal]
+    s = layout(hands={A: [goal]}, tables={C: [first, second]}, start="play")
+    play(s, goal)
+    assert s.result is not None
+    assert s.result.winner == C
+    s = layout(hands={A: [goal]}, tables={C: [first], D: [second]}, start="play")
+    play(s, goal)
+    assert s.result is None
+
+
+def test_all_you_need_is_love() -> None:
+    s = layout(hands={A: ["all_you_need_is_love"]}, tables={B: ["love", "war"]}, start="play")
+    play(s, "all_you_need_is_love")
+    assert s.result is None  # War is no Keeper but still blocks
+    s = layout(hands={A: ["all_you_need_is_love"]}, tables={B: ["love", "milk"]}, start="play")
+    play(s, "all_you_need_is_love")
+    assert s.result is None
+    s = layout(hands={A: ["all_you_need_is_love"]}, tables={B: ["love"]}, start="play")
+    play(s, "all_you_need_is_love")
+    assert s.result is not None
+    assert s.result.winner == B
+
+
+def test_the_brain_no_tv() -> None:
+    s = layout(hands={A: ["brain_no_tv"]}, tables={B: ["brain"], C: ["television"]}, start="play")
+    play(s, "brain_no_tv")
+    assert s.result is None  # Television on any table
+    s = layout(hands={A: ["brain_no_tv"]}, tables={B: ["brain"]}, start="play")
+    play(s, "brain_no_tv")
+    assert s.result is not None
+    assert s.result.winner == B
+
+
+def test_party_snacks_and_counting_goals() -> None:
+    s = layout(hands={A: ["party_snacks"]}, tables={B: ["party", "milk"]}, start="play")
+    play(s, "party_snacks")
+    assert s.result is None  # Milk is no Party food [D10]
+    s = layout(hands={A: ["party_snacks"]}, tables={B: ["party", "cookies"]}, start="play")
+    play(s, "party_snacks")
+    assert s.result is not None
+    assert s.result.winner == B
+    nine = ["bread", "chocolate", "cookies", "cosmos", "dreams", "eye", "love", "milk", "sun"]
+    s = layout(hands={A: ["ten_cards_in_hand"], D: nine}, start="play")
+    play(s, "ten_cards_in_hand")
+    assert s.result is None  # 9 cards
+    s = layout(hands={A: ["ten_cards_in_hand"], D: [*nine, "moon"]}, start="play")
+    play(s, "ten_cards_in_hand")
+    assert s.result is not None
+    assert s.result.winner == D
