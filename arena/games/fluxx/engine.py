@@ -19,7 +19,7 @@ from .cards import DECK_CARDS, IS_CREEPER, CardId
 from .flow import OP_SETTLE, OP_TURN_START, rng
 from .moves import draw_into
 from .options import GameConfig
-from .settle import op_settle
+from .settle import on_taxes_choice, on_war_target, op_settle
 from .state import Z_BASIC, Z_BOX, Z_DRAW, Z_HAND, Z_META, Z_TABLE, Frame, State, empty_state
 
 Op = Callable[[State, Frame], None]
@@ -45,25 +45,6 @@ OPS: Final[tuple[Op, ...]] = (
 """Each op's function, by op code (``flow.OP_*``)."""
 
 
-def _on_taxes_choice(state: State, seat: int, action: Action) -> None:
-    from .actions import PAY
-    from .cards import MONEY, TAXES
-    from .moves import discard_cards
-
-    if action is PAY:
-        discard_cards(state, (TAXES, MONEY), seat, "taxes")
-    else:
-        state.taxes_keep = True
-        state.events.append(("taxes_keep", seat))
-
-
-def _on_war_target(state: State, seat: int, action: Action) -> None:
-    from .cards import WAR
-    from .moves import move_to_table
-
-    move_to_table(state, WAR, action.seat, "war")
-
-
 HANDLERS: Final[dict[DecisionKind, Handler]] = {
     DecisionKind.PLAY: turn.on_play,
     DecisionKind.PLAY_TEMP: effects.on_play_temp,
@@ -71,8 +52,8 @@ HANDLERS: Final[dict[DecisionKind, Handler]] = {
     DecisionKind.DEATH_ALONE: turn.on_death_alone,
     DecisionKind.DISCARD_KEEPER_LIMIT: turn.on_limit_discard,
     DecisionKind.DISCARD_HAND_LIMIT: turn.on_limit_discard,
-    DecisionKind.TAXES_CHOICE: _on_taxes_choice,
-    DecisionKind.WAR_TARGET: _on_war_target,
+    DecisionKind.TAXES_CHOICE: on_taxes_choice,
+    DecisionKind.WAR_TARGET: on_war_target,
     DecisionKind.GOAL_DISCARD: effects.on_goal_discard,
     DecisionKind.CHOOSE_PLAYER: effects.on_choose_player,
     DecisionKind.ROTATE_DIRECTION: effects.on_rotate,

@@ -8,11 +8,11 @@ discard is itself a resolution step).
 from __future__ import annotations
 
 from . import legal
-from .actions import DecisionKind
+from .actions import PAY, Action, DecisionKind
 from .cards import MONEY, PEACE, SILVER_LINING, TAXES, WAR
 from .flow import ask, end_game
 from .goals import find_winner
-from .moves import discard_cards, draw_into
+from .moves import discard_cards, draw_into, move_to_table
 from .numbers import draw_target, hand_limit, keeper_limit
 from .state import Z_HAND, Z_RULES, Z_TABLE, Frame, State
 
@@ -68,3 +68,17 @@ def _limits(state: State) -> bool:
             ask(state, DecisionKind.DISCARD_HAND_LIMIT, seat, legal.own_hand(state, seat))
             return True
     return False
+
+
+def on_taxes_choice(state: State, seat: int, action: Action) -> None:
+    """TAXES_CHOICE: PAY discards both (Taxes first); KEEP leaves the pair [D7, D45]."""
+    if action is PAY:
+        discard_cards(state, (TAXES, MONEY), seat, "taxes")
+    else:
+        state.taxes_keep = True
+        state.events.append(("taxes_keep", seat))
+
+
+def on_war_target(state: State, seat: int, action: Action) -> None:
+    """WAR_TARGET: War moves to the chosen seat's table [D6]."""
+    move_to_table(state, WAR, action.seat, "war")
