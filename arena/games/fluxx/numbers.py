@@ -9,8 +9,6 @@ from typing import Final
 
 from .cards import (
     DRAW_RULES,
-    FIRST_CREEPER,
-    FIRST_KEEPER,
     HAND_LIMIT_RULES,
     INFLATION,
     KEEPER_LIMIT_RULES,
@@ -31,11 +29,6 @@ NO_LIMIT: Final = -1
 def inflation(state: State) -> int:
     """I: 1 if Inflation is in play, else 0."""
     return 1 if state.loc[INFLATION] == Z_RULES else 0
-
-
-def keeper_count(table: list[int]) -> int:
-    """Keepers on a table (Creepers are never Keepers)."""
-    return sum(1 for c in table if FIRST_KEEPER <= c < FIRST_CREEPER)
 
 
 def _bonus(state: State, rule: int, fewest: bool) -> bool:
