@@ -188,17 +188,16 @@ def test_rules_reset_keeps_goals_and_basic_rules() -> None:
 
 
 def test_take_another_turn_at_most_two_in_a_row() -> None:
-    s = layout(hands={A: ["take_another_turn", "bread"]}, start="play")
+    s = layout(hands={A: ["take_another_turn", "bread"]}, draw=["lets_do_that_again"], start="play")
     play(s, "take_another_turn")
     assert s.active == A
     assert s.extra
+    assert s.turn == 2
     expect(s, K.PLAY, A)
-    s.hands[A].append(c("take_another_turn"))  # as if A held it again (replayed)
-    s.discard.remove(c("take_another_turn"))
-    s.loc[c("take_another_turn")] = s.loc[c("bread")]
-    s.legal = fx.legal_for(s, K.PLAY, A)
-    play(s, "take_another_turn")
+    play(s, "lets_do_that_again")
+    answer(s, fx.take(c("take_another_turn")))  # replayed during the extra turn
     assert s.active == B  # no effect during an extra turn
+    assert not s.extra
 
 
 def test_trade_hands() -> None:
