@@ -13,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -27,6 +27,8 @@ from arena.v1 import bot_pb2
 from .ending import end_in_background
 from .faults import Fault, FaultKind
 from .replies import checked_action, read_reply
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -217,6 +219,10 @@ class RemoteSeat:
     open (gRPC goes on reading it).
     Once the stream breaks it stays broken for the match: every later decision is an
     immediate DISCONNECTED fault, so a dead bot cannot slow the match down.
+
+    How the stream ended is read when the call finishes (its done callback): a bot that
+    ends the stream with an error status is an ERROR with its message, even when a
+    write of the arena's fails first on the finished call.
     """
 
     def __init__(self, name: str, channel: grpc.aio.Channel, *, max_reply_bytes: int) -> None:
@@ -234,6 +240,8 @@ class RemoteSeat:
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[object] | None = None
         self._broken: Fault | None = None
+        self._end: tuple[grpc.StatusCode, str] | None = None
+        """The call's status, read the moment it finished."""
         self._flood_unreported = False
         """The reader broke the stream for flooding; no decision has had that fault yet."""
         self._sent = 0
@@ -244,20 +252,39 @@ class RemoteSeat:
     async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
         """Open the stream (waiting up to ``timeout_s`` for the bot to come up) and send
         MatchStart."""
-        self._call = self._play(wait_for_ready=True)
+        self._call = call = self._play(wait_for_ready=True)
+        call.add_done_callback(self._on_call_done)
         try:
             async with asyncio.timeout(timeout_s):
-                await self._call.write(bot_pb2.ArenaMessage(start=start))
+                await call.write(bot_pb2.ArenaMessage(start=start))
         except TimeoutError:
             return self._break(
                 Fault(FaultKind.DISCONNECTED, f"the bot did not accept a stream in {timeout_s:g} s")
             )
-        except grpc.aio.AioRpcError as error:
-            return self._break(_fault_of_status(error, 0))
-        except _STREAM_ENDED as error:
-            return self._break(Fault(FaultKind.DISCONNECTED, f"the stream ended at once: {error}"))
-        self._reader = asyncio.create_task(self._read_all(self._call))
+        except (grpc.aio.AioRpcError, *_STREAM_ENDED) as error:
+            return self._break(self._ended(error, 0, "the stream ended at once"))
+        self._reader = asyncio.create_task(self._read_all(call))
         return None
+
+    def _on_call_done(self, call: grpc.aio.StreamStreamCall) -> None:
+        """Keep the status the call finished with: a write that fails on the finished
+        call makes grpc replace it with a local INTERNAL error."""
+        self._end = _status_now(call)
+
+    def _ended(self, error: BaseException | None, request_id: int, ended: str) -> Fault:
+        """The fault of a stream found ended (by ``error``, or the reader's end of
+        stream): by the status the call finished with, if it has finished."""
+        end = self._end
+        if end is not None and not (end[0] == grpc.StatusCode.CANCELLED and self._broken):
+            code, details = end
+            if code == grpc.StatusCode.OK:
+                return Fault(FaultKind.DISCONNECTED, "the bot closed the stream", request_id)
+            return _fault_of_code(code, details, request_id)
+        if isinstance(error, grpc.aio.AioRpcError):
+            return _fault_of_status(error, request_id)
+        if error is None:
+            return Fault(FaultKind.DISCONNECTED, "the bot closed the stream", request_id)
+        return Fault(FaultKind.DISCONNECTED, f"{ended}: {error}", request_id)
 
     async def _read_all(self, call: grpc.aio.StreamStreamCall) -> None:
         mailbox = self._mailbox
@@ -350,8 +377,10 @@ class RemoteSeat:
                 if item is _EXPIRED:
                     return Reply(fault=_timeout(decision), elapsed_s=loop.time() - started)
                 if isinstance(item, grpc.aio.AioRpcError):
-                    fault = _fault_of_status(item, request_id)
-                else:  # _CLOSED, or _FLOODED (which _break turns into its own fault)
+                    fault = self._ended(item, request_id, "the stream broke")
+                elif item is _CLOSED:
+                    fault = self._ended(None, request_id, "the stream ended")
+                else:  # _FLOODED (which _break turns into its own fault)
                     fault = Fault(FaultKind.DISCONNECTED, "the bot closed the stream", request_id)
                 return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
         except asyncio.CancelledError:
@@ -370,11 +399,8 @@ class RemoteSeat:
                 raise
             return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
         except (grpc.aio.AioRpcError, *_STREAM_ENDED) as error:
-            fault = (
-                _fault_of_status(error, request_id)
-                if isinstance(error, grpc.aio.AioRpcError)
-                else Fault(FaultKind.DISCONNECTED, f"the stream is closed: {error}", request_id)
-            )
+            # The write found the call finished: how it finished decides the fault.
+            fault = self._ended(error, request_id, "the stream is closed")
             return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
         finally:
             self._writer = None
@@ -498,12 +524,40 @@ the channel's receive cap (grpc 1.85: "Stream removed (CLIENT: Received message 
 than max (2097161 vs. 1048576))")."""
 
 
+def _status_now(call: grpc.aio.StreamStreamCall) -> tuple[grpc.StatusCode, str] | None:
+    """The status of a call that has finished (from its done callback), read at once:
+    ``code()`` and ``details()`` are coroutines that return without waiting once the
+    status is in, which it is when the done callbacks run."""
+    code = _at_once(call.code())
+    details = _at_once(call.details())
+    if code is None:
+        return None
+    return code, details or ""
+
+
+def _at_once(coroutine: Coroutine[Any, Any, T]) -> T | None:
+    """The result of a coroutine that completes without suspending, else None."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    except Exception:
+        return None
+    coroutine.close()
+    return None
+
+
 def _fault_of_status(error: grpc.aio.AioRpcError, request_id: int) -> Fault:
-    """The fault of a call that ended with ``error``. The arena sets no gRPC deadline on
-    Play and its only size limit is the channel's receive cap, so DEADLINE_EXCEEDED, and
-    RESOURCE_EXHAUSTED other than that cap's, are statuses the bot sent: ERROR."""
-    code = error.code()
-    details = error.details() or ""
+    """The fault of a call that ended with ``error``."""
+    return _fault_of_code(error.code(), error.details() or "", request_id)
+
+
+def _fault_of_code(code: grpc.StatusCode, details: str, request_id: int) -> Fault:
+    """The fault of a call that ended with status ``code``. The arena sets no gRPC
+    deadline on Play and its only size limit is the channel's receive cap, so
+    DEADLINE_EXCEEDED, and RESOURCE_EXHAUSTED other than that cap's, are statuses the bot
+    sent: ERROR."""
     detail = f"{code.name}: {details or 'no details'}"
     if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
         return Fault(FaultKind.DISCONNECTED, detail, request_id)
