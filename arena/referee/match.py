@@ -25,6 +25,9 @@ from arena.v1 import bot_pb2
 from .faults import Fault
 from .seats import Decision, Reply, Seat
 
+LAG_RECORDED_S = 0.001
+"""The arena's lag during a decision is written in its record line from this much on."""
+
 
 def _default_game() -> AnyGame:
     return get_game(DEFAULT_GAME)
@@ -77,7 +80,9 @@ class SeatOutcome:
     decisions: int = 0
     """Decisions this seat made (faulted ones included)."""
     think_s: float = 0.0
-    """Total time spent waiting for this seat."""
+    """Total time charged to this seat (the arena's own lag excluded)."""
+    arena_lags: int = 0
+    """Decisions cut short by the arena's own lag (fallback played, no strike)."""
 
     def fault_counts(self) -> dict[str, int]:
         """Faults by leaderboard category (``timeouts``, ``errors``, ``invalid``)."""
@@ -209,7 +214,12 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
             "kind": kind.name,
             "ms": round(reply.elapsed_s * 1000, 3),
         }
-        if fault is not None:
+        if reply.lag_s >= LAG_RECORDED_S:
+            entry["lag_ms"] = round(reply.lag_s * 1000, 3)
+        if reply.arena_lag:
+            outcome.arena_lags += 1
+            entry["fallback"] = "arena_lag"
+        elif fault is not None:
             outcome.faults.append(fault)
             entry["fault"] = fault.to_json()
             if spec.max_strikes and len(outcome.faults) >= spec.max_strikes:

@@ -24,6 +24,7 @@ from arena.games import GameWire, Observation
 from arena.policies import Policy
 from arena.v1 import bot_pb2
 
+from .clock import ArenaClock, Timer, loop_clock
 from .ending import end_in_background
 from .faults import Fault, FaultKind
 from .replies import checked_action, read_reply
@@ -65,15 +66,22 @@ class Decision:
 
 @dataclass(slots=True)
 class Reply:
-    """A seat's answer: a legal action, or a fault (or neither: a forfeited seat, which
-    plays the fallback without a new strike)."""
+    """A seat's answer: a legal action, or a fault (or neither: a forfeited seat, or a
+    decision the arena's own lag cut short, which play the fallback without a strike)."""
 
     action: Any = None
     """The chosen action, already checked to be in the observation's legal set."""
     fault: Fault | None = None
     """Set when no usable, legal reply arrived."""
     elapsed_s: float = 0.0
-    """Time from sending the request to the reply or the fault."""
+    """The time charged to the seat: from when the request had left to the reply or
+    the fault, less the arena's own lag meanwhile."""
+    lag_s: float = 0.0
+    """The arena's own lag (its event loop stalled) while the seat was waited for."""
+    arena_lag: bool = False
+    """No reply, but the bot had not had its time: the arena lagged so long that the
+    decision was cut before the bot's deadline (and bank) had run on its own time. The
+    fallback is played and the bot gets no strike (see docs/bot-protocol.md)."""
 
 
 class Seat(Protocol):
@@ -182,6 +190,10 @@ class _Mailbox:
         else:
             self._items.append(item)
 
+    def has_items(self) -> bool:
+        """Whether a message (or the stream's end) waits to be taken."""
+        return bool(self._items)
+
     def replace_all(self, item: object) -> None:
         """Drop every message not yet taken, then post ``item``."""
         self._items.clear()
@@ -206,6 +218,32 @@ class _Mailbox:
         return await waiter
 
 
+DRAIN_TURNS: Final = 4
+"""Loop turns a decision whose deadline passed gives the reader before it looks for the
+reply once more: a reply the loop has already received but not yet handed over (its
+timer and the reply's arrival ran in the same turn, timer first) is taken."""
+LAG_ALLOWANCE_S: Final = 2.0
+"""A decision waits at most deadline + bank + this (or deadline + bank again, if more)
+of wall time. Within that, a deadline that passes while the arena lagged is moved on by
+the lag, so the bot gets all its time; past it the decision is cut: a TIMEOUT if the bot
+had had its time, else an arena-lag fallback (no strike). The cap keeps a hung bot in an
+arena that lags without end from holding its match for ever."""
+_HAD_EPSILON: Final = 1e-4
+"""Slack when comparing the time a bot had with its budget (timer and clock jitter)."""
+
+
+@dataclass(slots=True)
+class _Window:
+    """The running decision's deadline: the bot's time counts from ``start``."""
+
+    start: float
+    """When the bot's time started (when the request had left)."""
+    budget: float
+    """Deadline plus bank, seconds."""
+    last_call: float
+    """When the decision is cut whatever the lag."""
+
+
 class RemoteSeat:
     """A bot process reached over one ``Play`` stream on a shared channel.
 
@@ -220,12 +258,27 @@ class RemoteSeat:
     Once the stream breaks it stays broken for the match: every later decision is an
     immediate DISCONNECTED fault, so a dead bot cannot slow the match down.
 
+    Deadlines run on the arena's clock (``clock.py``; injectable, for tests) and charge
+    the bot only for time it had: from when the request had left (its write completed)
+    to the reply, less the arena's own lag meanwhile. When the deadline passes, the
+    reader gets a few loop turns and the mailbox is looked at again before a TIMEOUT is
+    declared; a deadline that passes while the arena lagged is moved on by the lag (up
+    within LAG_ALLOWANCE_S); a decision still cut before the bot had its time is an
+    arena-lag fallback, not a fault.
+
     How the stream ended is read when the call finishes (its done callback): a bot that
     ends the stream with an error status is an ERROR with its message, even when a
     write of the arena's fails first on the finished call.
     """
 
-    def __init__(self, name: str, channel: grpc.aio.Channel, *, max_reply_bytes: int) -> None:
+    def __init__(
+        self,
+        name: str,
+        channel: grpc.aio.Channel,
+        *,
+        max_reply_bytes: int,
+        clock: ArenaClock | None = None,
+    ) -> None:
         self.name = name
         # Decide requests are written already serialized (each game's wire has a fast
         # encoder); other messages are serialized as usual.
@@ -235,10 +288,13 @@ class RemoteSeat:
             response_deserializer=_parse_reply,
         )
         self._max_reply_bytes = max_reply_bytes
+        self._clock = clock
         self._call: grpc.aio.StreamStreamCall | None = None
         self._mailbox = _Mailbox()
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[object] | None = None
+        self._window: _Window | None = None
+        self._timer: Timer | None = None
         self._broken: Fault | None = None
         self._end: tuple[grpc.StatusCode, str] | None = None
         """The call's status, read the moment it finished."""
@@ -252,6 +308,8 @@ class RemoteSeat:
     async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
         """Open the stream (waiting up to ``timeout_s`` for the bot to come up) and send
         MatchStart."""
+        if self._clock is None:
+            self._clock = loop_clock()
         self._call = call = self._play(wait_for_ready=True)
         call.add_done_callback(self._on_call_done)
         try:
@@ -331,7 +389,8 @@ class RemoteSeat:
         return fault
 
     async def decide(self, decision: Decision) -> Reply:
-        """Send the request and wait for its reply, at most deadline + bank."""
+        """Send the request and wait for its reply: the bot has deadline + bank of its
+        own time (see the class)."""
         broken = self._broken
         if broken is not None:
             fault = Fault(
@@ -340,24 +399,40 @@ class RemoteSeat:
                 decision.request_id,
             )
             return Reply(fault=self._break(fault) if self._flood_unreported else fault)
-        assert self._call is not None
+        call = self._call
+        clock = self._clock
+        assert call is not None
+        assert clock is not None
         message = decision.request_bytes()
-        loop = asyncio.get_running_loop()
-        started = loop.time()
         request_id = decision.request_id
         mailbox = self._mailbox
         mailbox.expired = False
-        timer = loop.call_at(started + decision.deadline_s + decision.bank_s, self._on_deadline)
+        budget = decision.deadline_s + decision.bank_s
+        clock.hold()
+        self._arm(clock.time(), budget)
         self._sent += 1
         try:
             self._writer = asyncio.current_task()
-            await self._call.write(message)
+            await call.write(message)
             self._writer = None
+            # The bot's time starts once the request has left.
+            self._arm(clock.time(), budget)
             while True:
                 item = await mailbox.get()
+                if item is _EXPIRED:
+                    # A reply the loop has received may not have reached the mailbox yet.
+                    for _ in range(DRAIN_TURNS):
+                        await asyncio.sleep(0)
+                    if mailbox.has_items():
+                        continue
+                    had, lag = self._had()
+                    if had < budget - _HAD_EPSILON:
+                        return Reply(elapsed_s=had, lag_s=lag, arena_lag=True)
+                    return Reply(fault=_timeout(decision), elapsed_s=had, lag_s=lag)
+                had, lag = self._had()
                 if isinstance(item, bot_pb2.BotMessage):
                     if item.request_id == request_id:
-                        return self._checked(item, decision, started, loop.time())
+                        return self._checked(item, decision, had, lag)
                     if 0 < item.request_id < request_id:
                         continue  # a late answer to a request that already timed out
                     return Reply(
@@ -367,22 +442,22 @@ class RemoteSeat:
                             f"expected {request_id}",
                             request_id,
                         ),
-                        elapsed_s=loop.time() - started,
+                        elapsed_s=had,
+                        lag_s=lag,
                     )
                 if item is None:  # bytes that are no BotMessage; the stream goes on
                     return Reply(
                         fault=Fault(FaultKind.MALFORMED, UNDECODABLE, request_id),
-                        elapsed_s=loop.time() - started,
+                        elapsed_s=had,
+                        lag_s=lag,
                     )
-                if item is _EXPIRED:
-                    return Reply(fault=_timeout(decision), elapsed_s=loop.time() - started)
                 if isinstance(item, grpc.aio.AioRpcError):
                     fault = self._ended(item, request_id, "the stream broke")
                 elif item is _CLOSED:
                     fault = self._ended(None, request_id, "the stream ended")
                 else:  # _FLOODED (which _break turns into its own fault)
                     fault = Fault(FaultKind.DISCONNECTED, "the bot closed the stream", request_id)
-                return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
+                return Reply(fault=self._break(fault), elapsed_s=had, lag_s=lag)
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if task is None:
@@ -397,22 +472,59 @@ class RemoteSeat:
                 fault = Fault(FaultKind.DISCONNECTED, "the stream was cancelled", request_id)
             else:
                 raise
-            return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
+            had, lag = self._had()
+            return Reply(fault=self._break(fault), elapsed_s=had, lag_s=lag)
         except (grpc.aio.AioRpcError, *_STREAM_ENDED) as error:
             # The write found the call finished: how it finished decides the fault.
             fault = self._ended(error, request_id, "the stream is closed")
-            return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
+            had, lag = self._had()
+            return Reply(fault=self._break(fault), elapsed_s=had, lag_s=lag)
         finally:
             self._writer = None
-            timer.cancel()
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            clock.release()
+
+    def _arm(self, start: float, budget: float) -> None:
+        """(Re)start the deadline: the bot's time counts from ``start``."""
+        assert self._clock is not None
+        if self._timer is not None:
+            self._timer.cancel()
+        last_call = start + budget + max(budget, LAG_ALLOWANCE_S)
+        self._window = _Window(start, budget, last_call)
+        self._timer = self._clock.call_at(start + budget, self._on_deadline)
+
+    def _had(self) -> tuple[float, float]:
+        """The time the bot has had in this decision so far, and the arena's lag."""
+        clock = self._clock
+        window = self._window
+        assert clock is not None
+        assert window is not None
+        now = clock.time()
+        lag = clock.lag(window.start, now)
+        return max(0.0, now - window.start - lag), lag
 
     def _on_deadline(self) -> None:
+        """The deadline's timer: cut the decision, unless the arena's lag took some of
+        the bot's time; then wait that long again (within LAG_ALLOWANCE_S)."""
+        clock = self._clock
+        window = self._window
+        assert clock is not None
+        assert window is not None
+        had, _ = self._had()
+        now = clock.time()
+        if had < window.budget - _HAD_EPSILON and now < window.last_call:
+            when = min(now + window.budget - had, window.last_call)
+            self._timer = clock.call_at(when, self._on_deadline)
+            return
+        self._timer = None
         self._mailbox.expire()
         if self._writer is not None:
             self._writer.cancel()
 
     def _checked(
-        self, message: bot_pb2.BotMessage, decision: Decision, started: float, now: float
+        self, message: bot_pb2.BotMessage, decision: Decision, had: float, lag: float
     ) -> Reply:
         size = message.ByteSize()
         if size > self._max_reply_bytes:
@@ -422,10 +534,11 @@ class RemoteSeat:
                     f"reply of {size} bytes; the cap is {self._max_reply_bytes}",
                     message.request_id,
                 ),
-                elapsed_s=now - started,
+                elapsed_s=had,
+                lag_s=lag,
             )
         action, fault = read_reply(message, decision.observation.legal, decision.wire)
-        return Reply(action=action, fault=fault, elapsed_s=now - started)
+        return Reply(action=action, fault=fault, elapsed_s=had, lag_s=lag)
 
     async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
         """Send MatchOver and half-close; the bot then has ``timeout_s`` to end the call,
