@@ -115,7 +115,10 @@ class LocalSeat:
         return None
 
     async def decide(self, decision: Decision) -> Reply:
-        """The policy's choice, timed."""
+        """The policy's choice, timed. The loop gets a turn first: a match of in-process
+        seats would otherwise run from start to end without letting any other match (or
+        a remote bot's reply) in."""
+        await asyncio.sleep(0)
         loop = asyncio.get_running_loop()
         started = loop.time()
         obs = decision.observation

@@ -224,9 +224,13 @@ def test_matches_limit_keeps_the_last_n(db: Path) -> None:
     run = arena("matches", "--db", str(db), "--limit", "2")
     assert run.returncode == 0, run.stderr
     lines = match_lines(run.stdout)
-    assert [line.split()[0] for line in lines] == [f"{SECOND}/000001", f"{SECOND}/000002"]
     everything = match_lines(arena("matches", "--db", str(db)).stdout)
     assert len(everything) == 4 + 3
+    # The two that finished last (the second league's matches run at once, and a match
+    # of built-in bots may finish before one started earlier: in-process seats yield to
+    # the loop between decisions).
+    assert lines == everything[-2:]
+    assert {line.split()[0] for line in lines} <= {f"{SECOND}/00000{i}" for i in range(3)}
 
 
 def test_matches_unknown_league_is_an_error_listing_the_known(db: Path) -> None:
