@@ -24,6 +24,7 @@ from arena.games import GameWire, Observation
 from arena.policies import Policy
 from arena.v1 import bot_pb2
 
+from .channels import health_of
 from .clock import ArenaClock, Timer, loop_clock
 from .ending import end_in_background
 from .faults import Fault, FaultKind
@@ -166,6 +167,12 @@ _EXPIRED = object()
 _FLOODED = object()
 """Posted by the reader when the bot sent more messages than it may (see EXTRA_MESSAGES)."""
 
+_STREAM_FAILURES: Final = frozenset(
+    {FaultKind.DISCONNECTED, FaultKind.ERROR, FaultKind.MALFORMED, FaultKind.OVERSIZED}
+)
+"""Kinds of the fault that broke a stream which count against the endpoint's health (a
+stream broken by a TIMEOUT, for a bot that stopped reading, does not: the bot is there)."""
+
 EXTRA_MESSAGES: Final = 8
 """A bot may send one reply per request plus this many more (duplicates, stray late
 replies: dropped without a fault). One more message and the reader stops reading and
@@ -272,6 +279,10 @@ class RemoteSeat:
     How the stream ended is read when the call finishes (its done callback): a bot that
     ends the stream with an error status is an ERROR with its message, even when a
     write of the arena's fails first on the finished call.
+
+    A seat on a pooled channel tells the endpoint's health record how its stream ended
+    (``channels.py``); while the pool backs off from the bot, the seat opens no stream
+    and faults at once.
     """
 
     def __init__(
@@ -290,6 +301,7 @@ class RemoteSeat:
             request_serializer=_serialize,
             response_deserializer=_parse_reply,
         )
+        self._health = health_of(channel)
         self._max_reply_bytes = max_reply_bytes
         self._clock = clock
         self._call: grpc.aio.StreamStreamCall | None = None
@@ -299,6 +311,10 @@ class RemoteSeat:
         self._window: _Window | None = None
         self._timer: Timer | None = None
         self._broken: Fault | None = None
+        self._refused = False
+        """The pool backed off from this bot: no stream was opened."""
+        self._reported = False
+        """The stream's end was told to the endpoint's health record."""
         self._end: tuple[grpc.StatusCode, str] | None = None
         """The call's status, read the moment it finished."""
         self._flood_unreported = False
@@ -310,9 +326,14 @@ class RemoteSeat:
 
     async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
         """Open the stream (waiting up to ``timeout_s`` for the bot to come up) and send
-        MatchStart."""
+        MatchStart; at once a DISCONNECTED fault if the pool is backing off the bot."""
         if self._clock is None:
             self._clock = loop_clock()
+        if self._health is not None:
+            refusal = self._health.refusal(self._clock.time())
+            if refusal is not None:
+                self._refused = True
+                return self._break(Fault(FaultKind.DISCONNECTED, refusal))
         self._call = call = self._play(wait_for_ready=True)
         call.add_done_callback(self._on_call_done)
         try:
@@ -543,9 +564,22 @@ class RemoteSeat:
         action, fault = read_reply(message, decision.observation.legal, decision.wire)
         return Reply(action=action, fault=fault, elapsed_s=had, lag_s=lag)
 
+    def _report(self) -> None:
+        """Tell the endpoint's health record how this seat's stream ended (once)."""
+        health = self._health
+        if health is None or self._reported or self._refused or self._clock is None:
+            return
+        self._reported = True
+        broken = self._broken
+        if broken is not None and broken.kind in _STREAM_FAILURES:
+            health.broke(self._clock.time(), f"{broken.kind}: {broken.detail}")
+        elif self._call is not None:
+            health.ended_well()
+
     async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
         """Send MatchOver and half-close; the bot then has ``timeout_s`` to end the call,
         waited for in the background (``ending.py``) so the match is over at once."""
+        self._report()
         call = self._call
         if call is None:
             return
