@@ -433,7 +433,7 @@ class RemoteSeat:
         mailbox.expired = False
         budget = decision.deadline_s + decision.bank_s
         clock.hold()
-        self._arm(clock.time(), budget)
+        self._arm(clock.time(), budget, writing=True)
         self._sent += 1
         try:
             self._writer = asyncio.current_task()
@@ -510,14 +510,20 @@ class RemoteSeat:
                 self._timer = None
             clock.release()
 
-    def _arm(self, start: float, budget: float) -> None:
-        """(Re)start the deadline: the bot's time counts from ``start``."""
+    def _arm(self, start: float, budget: float, *, writing: bool = False) -> None:
+        """(Re)start the deadline: the bot's time counts from ``start``. While the
+        request is being written the bot's time has not started: only a write stuck to
+        the last call (a bot that stopped reading, so flow control holds the write) is
+        cut; how soon a small write completes says nothing about the bot, everything
+        about how busy the arena's process is."""
         assert self._clock is not None
         if self._timer is not None:
             self._timer.cancel()
         last_call = start + budget + max(budget, LAG_ALLOWANCE_S)
         self._window = _Window(start, budget, last_call)
-        self._timer = self._clock.call_at(start + budget, self._on_deadline)
+        self._timer = self._clock.call_at(
+            last_call if writing else start + budget, self._on_deadline
+        )
 
     def _had(self) -> tuple[float, float]:
         """The time the bot has had in this decision so far, and the arena's lag."""

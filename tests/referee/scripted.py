@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import selectors
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import grpc
@@ -125,6 +125,8 @@ class ScriptedContext:
 
 Play = Callable[[AsyncIterator[bot_pb2.ArenaMessage], ScriptedContext], AsyncIterator[bytes]]
 """A bot's Play handler: the arena's messages in, serialized replies out."""
+Hello = Callable[[bot_pb2.HelloRequest, Any], Awaitable[bot_pb2.HelloReply]]
+"""A bot's Hello handler."""
 
 
 class ScriptedCall:
@@ -137,8 +139,10 @@ class ScriptedCall:
         deserialize: Callable[[bytes], Any],
         receive_cap: int,
         on_write: Callable[[bytes], None] | None = None,
+        write_delay_s: float = 0.0,
     ) -> None:
         self._on_write = on_write
+        self._write_delay_s = write_delay_s
         self._serialize = serialize
         self._deserialize = deserialize
         self._cap = receive_cap
@@ -166,6 +170,8 @@ class ScriptedCall:
         data = self._serialize(message)
         if self._on_write is not None:
             self._on_write(data)
+        if self._write_delay_s:
+            await asyncio.sleep(self._write_delay_s)
         self._requests.append(data)
         self._request_bytes += len(data)
         self._poke()
@@ -288,32 +294,68 @@ class ScriptedCall:
 
 
 class ScriptedChannel:
-    """Stands in for a grpc.aio.Channel to one bot (see the module)."""
+    """Stands in for a grpc.aio.Channel to one bot (see the module); ``hello`` answers
+    Hello (None: the bot does not implement it)."""
 
-    def __init__(self, play: Play, *, receive_cap: int = MAX_RECEIVE_BYTES) -> None:
+    def __init__(
+        self, play: Play, *, hello: Hello | None = None, receive_cap: int = MAX_RECEIVE_BYTES
+    ) -> None:
         self._play = play
+        self._hello = hello
         self._cap = receive_cap
         self.calls: list[ScriptedCall] = []
         self.on_write: Callable[[bytes], None] | None = None
         """Called with the bytes of each message the arena writes, as it writes it
         (e.g. to ``stall`` the loop there)."""
+        self.write_delay_s = 0.0
+        """How long each write takes to complete (the loop runs meanwhile): a transport
+        slow to take the arena's messages."""
 
     def stream_stream(
         self,
         method: str,
         request_serializer: Callable[[Any], bytes],
         response_deserializer: Callable[[bytes], Any],
+        **_options: object,
     ) -> Callable[..., ScriptedCall]:
         assert method == "/arena.v1.Bot/Play", method
 
         def start(**_options: object) -> ScriptedCall:
             call = ScriptedCall(
-                self._play, request_serializer, response_deserializer, self._cap, self.on_write
+                self._play,
+                request_serializer,
+                response_deserializer,
+                self._cap,
+                self.on_write,
+                self.write_delay_s,
             )
             self.calls.append(call)
             return call
 
         return start
+
+    def unary_unary(
+        self,
+        method: str,
+        request_serializer: Callable[[Any], bytes],
+        response_deserializer: Callable[[bytes], Any],
+        **_options: object,
+    ) -> Callable[..., Awaitable[Any]]:
+        assert method == "/arena.v1.Bot/Hello", method
+
+        async def call(request: bot_pb2.HelloRequest, **_call_options: object) -> Any:
+            if self._hello is None:
+                raise grpc.aio.AioRpcError(
+                    grpc.StatusCode.UNIMPLEMENTED,
+                    grpc.aio.Metadata(),
+                    grpc.aio.Metadata(),
+                    details="Method not found!",
+                )
+            request = bot_pb2.HelloRequest.FromString(request_serializer(request))
+            reply = await self._hello(request, None)
+            return response_deserializer(reply.SerializeToString())
+
+        return call
 
     async def close(self) -> None:
         """Cancel the calls still open (as closing a channel does)."""

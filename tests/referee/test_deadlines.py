@@ -142,3 +142,25 @@ def test_the_deadline_counts_from_when_the_request_has_left() -> None:
     line = first_decision(outcome)
     assert outcome.seats[0].faults == []
     assert line["ms"] <= 1 + TICK_S * 1000  # type: ignore[operator]
+
+
+def test_a_write_the_arena_completes_late_is_not_the_bots_time() -> None:
+    # Each write takes 60 ms to complete (the arena's process is busy; the loop is
+    # not stalled, so no lag is seen): the bot's 30 ms start when it has.
+    channel = lagging_bot(stall_s=0.0, think_s=0.001)
+    channel.write_delay_s = 0.060
+    outcome = play(channel)
+    assert outcome.seats[0].faults == []
+    assert all(line["ms"] <= 1 for line in outcome.record if line.get("seat") == 0)
+
+
+def test_a_write_stuck_past_the_last_call_is_a_timeout() -> None:
+    # A bot that takes no message (flow control holds the write) times out, once the
+    # write has been stuck for the deadline and the lag allowance.
+    channel = lagging_bot(stall_s=0.0, think_s=0.001)
+    channel.write_delay_s = DEADLINE_MS / 1000 + LAG_ALLOWANCE_S + 1.0
+    outcome = play(channel)
+    line = first_decision(outcome)
+    assert line["fault"]["kind"] == "TIMEOUT"  # type: ignore[index]
+    assert "the bot stopped reading its stream" in line["fault"]["detail"]  # type: ignore[index]
+    assert line["ms"] == pytest.approx(DEADLINE_MS + LAG_ALLOWANCE_S * 1000)
