@@ -55,6 +55,9 @@ class MatchSpec:
     """Larger replies are OVERSIZED faults."""
     connect_timeout_s: float = 5.0
     """How long a bot may take to accept the match's stream."""
+    close_timeout_s: float = 1.0
+    """How long a bot has to end its stream after MatchOver (waited for in the
+    background: the match is over at once) before the arena cancels the call."""
     publish_record: bool = True
     """Send the full record to the bots in MatchOver."""
     game: AnyGame = field(default_factory=_default_game)
@@ -308,5 +311,8 @@ async def _close_all(
         spec.game.wire.fill_over(over, result)
         overs.append(over)
     await asyncio.gather(
-        *(seat.close(over, timeout_s=1.0) for seat, over in zip(seats, overs, strict=True))
+        *(
+            seat.close(over, timeout_s=spec.close_timeout_s)
+            for seat, over in zip(seats, overs, strict=True)
+        )
     )
