@@ -244,6 +244,7 @@ def test_a_hanging_bot_cannot_stall_the_match() -> None:
     assert took == pytest.approx(0.2)
 
 
+@pytest.mark.slow
 def test_a_bot_that_is_not_there_is_disconnected_and_forfeited() -> None:
     outcome = play(Behaviour(), endpoint="127.0.0.1:9", max_strikes=2)
     _check_complete(outcome)
@@ -258,6 +259,7 @@ def test_final_ranks_put_forfeited_seats_last() -> None:
     assert final_ranks([2, 1, 2, 4], [False, True, False, False]) == [1, 4, 1, 3]
 
 
+@pytest.mark.slow
 def test_many_matches_run_concurrently_and_a_hung_bot_does_not_slow_them() -> None:
     async def scenario() -> tuple[float, bool, list[MatchOutcome]]:
         good, hung = FaultyBot(Behaviour("ok")), FaultyBot(Behaviour("hang"))

@@ -123,6 +123,7 @@ SLOW_BOT = """
 """
 
 
+@pytest.mark.slow
 def test_a_real_match_leaves_one_line_per_late_decision_on_stderr(tmp_path: Path) -> None:
     script = tmp_path / "slow_starter_bot.py"
     script.write_text(textwrap.dedent(SLOW_BOT))

@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import grpc
+import pytest
 
 from arena.games import abluxxen as ab
 from arena.policies import RandomPolicy
@@ -66,6 +67,7 @@ class _Yielding(LocalSeat):
             await asyncio.sleep(0)
 
 
+@pytest.mark.slow
 def test_an_error_status_right_after_match_start_is_an_error_with_its_message() -> None:
     async def scenario() -> list[tuple[str, str]]:
         server, endpoint = await _server()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import grpc
+import pytest
 
 from arena.v1 import arena_pb2
 
@@ -27,6 +28,7 @@ from .support import (
 Code = grpc.StatusCode
 
 
+@pytest.mark.slow
 def test_refusals_say_what_to_do(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     alice, bob = token(db, "alice"), token(db, "bob")
@@ -135,6 +137,7 @@ def test_refusals_say_what_to_do(tmp_path: Path) -> None:
         procs.kill_all()
 
 
+@pytest.mark.slow
 def test_a_bot_that_fails_verification_is_suspended_with_the_reason(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     alice = token(db, "alice")

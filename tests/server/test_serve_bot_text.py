@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 
 from arena.cli.author_cmd import bot_line
 from arena.server.views import bot_message
@@ -77,6 +78,7 @@ def _wrong_presets(request: bot_pb2.HelloRequest, context: Any) -> bot_pb2.Hello
     )
 
 
+@pytest.mark.slow
 def test_a_bots_words_are_cleaned_before_they_are_stored_logged_or_shown(
     tmp_path: Path,
 ) -> None:
