@@ -5,8 +5,9 @@ it plays (and, in ``arena serve``, by the gRPC service): when it is busy, its ti
 late and replies wait unread, so a decision's wall time includes the arena's own lag.
 ``LoopLag`` watches the loop with a periodic tick that measures its own lateness: a tick
 due at ``t`` that runs at ``t + x`` means the loop could not run anything for ``x``.
-``lag(since, until)`` sums those stalls over a span; a deadline is then measured in
-time the bot had (wall time minus the arena's lag), see ``seats.RemoteSeat``.
+``lag(since, until)`` sums those stalls (ticks later than JITTER_S) over a span; a
+deadline is then measured in time the bot had (wall time minus the arena's lag), see
+``seats.RemoteSeat``.
 
 The tick runs only while some decision is waiting (``hold``/``release``), so an idle
 arena does not wake up for nothing. Stalls shorter than a tick interval are not seen; a
@@ -23,6 +24,10 @@ from typing import Final, Protocol
 
 TICK_S: Final = 0.005
 """How often the watch ticks while decisions wait (its overhead: one callback per tick)."""
+JITTER_S: Final = 0.002
+"""A tick this late or less is the loop's ordinary pace (a turn through many matches'
+ready callbacks), not a stall: not counted. (Counted, it would credit a bot with most of
+its wall time whenever the loop is merely busy.)"""
 KEEP_S: Final = 120.0
 """How far back stalls are remembered (longer than any decision may wait)."""
 
@@ -97,7 +102,7 @@ class LoopLag:
     def _tick(self) -> None:
         now = self._loop.time()
         late = now - self._due
-        if late > 0:
+        if late > JITTER_S:
             self._stalls.append((self._due, now))
             self.worst_s = max(self.worst_s, late)
         horizon = now - KEEP_S
@@ -118,7 +123,7 @@ class LoopLag:
             if end <= since:
                 break
             total += max(0.0, min(end, until) - max(start, since))
-        if self._handle is not None and self._due < until:
+        if self._handle is not None and until - self._due > JITTER_S:
             total += until - max(self._due, since)
         return total
 

@@ -164,3 +164,38 @@ def test_a_write_stuck_past_the_last_call_is_a_timeout() -> None:
     assert line["fault"]["kind"] == "TIMEOUT"  # type: ignore[index]
     assert "the bot stopped reading its stream" in line["fault"]["detail"]  # type: ignore[index]
     assert line["ms"] == pytest.approx(DEADLINE_MS + LAG_ALLOWANCE_S * 1000)
+
+
+def test_a_loop_that_is_only_busy_is_not_lagging() -> None:
+    # The loop turns every millisecond (a neighbour holds it 1 ms at a time): its
+    # ordinary pace, not a stall. A bot 10 ms over its deadline is a TIMEOUT, not let
+    # off by the loop's busyness.
+    async def scenario() -> MatchOutcome:
+        done = asyncio.Event()
+
+        async def busy() -> None:
+            while not done.is_set():
+                stall(0.001)
+                await asyncio.sleep(0)
+
+        neighbour = asyncio.create_task(busy())
+        seats: list[Seat] = [
+            RemoteSeat("bot", lagging_bot(stall_s=0.0, think_s=0.040), max_reply_bytes=4096),
+            LocalSeat("r1", RandomPolicy(1)),
+        ]
+        outcome = await run_match(
+            MatchSpec(match_id="m", config=ab.make_config(2, "amigo"), seed=3, deadline_ms=30),
+            seats,
+        )
+        done.set()
+        await neighbour
+        await streams_ended()
+        return outcome
+
+    outcome = run_virtual(scenario())
+    line = first_decision(outcome)
+    assert line["fault"]["kind"] == "TIMEOUT"  # type: ignore[index]
+    # Cut at the deadline (plus the few loop turns given to the reader), before the
+    # bot's late answer: the busy loop was not counted as lag.
+    assert DEADLINE_MS <= line["ms"] < 40  # type: ignore[operator]
+    assert "lag_ms" not in line
