@@ -46,6 +46,7 @@ def test_an_unknown_game_is_refused_by_name(command: list[str], tmp_path: Path) 
     assert not db.exists()
 
 
+@pytest.mark.slow
 def test_the_named_game_is_played(tmp_path: Path) -> None:
     record = tmp_path / "m.jsonl.gz"
     played = arena(
@@ -60,6 +61,7 @@ def test_the_named_game_is_played(tmp_path: Path) -> None:
     assert selfplay.stdout.count("game ") == 2
 
 
+@pytest.mark.slow
 def test_a_league_file_names_its_game(tmp_path: Path) -> None:
     league = tmp_path / "league.toml"
     league.write_text(

@@ -70,6 +70,7 @@ def test_an_old_record_replays_word_for_word(option: str, expected: str) -> None
     assert shown.stdout == (DATA / expected).read_text()
 
 
+@pytest.mark.slow
 def test_an_old_database_shows_its_ratings_matches_and_replays(old_db: Path) -> None:
     ratings = arena("ratings", "--db", str(old_db), "--format", "json")
     assert ratings.returncode == 0, ratings.stderr

@@ -52,6 +52,7 @@ def test_alone_sees_another_open_store(tmp_path: Path) -> None:
         mine.close()
 
 
+@pytest.mark.slow
 def test_a_refused_league_keeps_a_database_another_process_opened(tmp_path: Path) -> None:
     # League B creates the file, then fails (its bot dies before listening); meanwhile
     # this test (another process) opened the database. B must not remove it.
@@ -80,6 +81,7 @@ def test_a_refused_league_keeps_a_database_another_process_opened(tmp_path: Path
             store.close()
 
 
+@pytest.mark.slow
 def test_processes_opening_a_new_database_at_once_all_succeed(tmp_path: Path) -> None:
     # Each makes the schema if nobody has: they race to switch it to WAL and to migrate.
     db = tmp_path / "new.db"

@@ -2,6 +2,14 @@
 
 An endpoint is ``HOST:PORT`` (plain gRPC) or ``tls://HOST:PORT`` (the bot serves TLS;
 the arena checks its certificate against the pool's CA file, or the system's roots).
+
+The pool also keeps each endpoint's health: a bot whose streams keep breaking (it closes
+them, ends them with an error, floods them, is down) is backed off. After
+``BACKOFF_AFTER`` broken streams in a row the pool opens no new stream to it for a
+while (1 s, doubling with each further broken stream up to ``BACKOFF_MAX_S``): its seats
+fault at once (DISCONNECTED, saying so) instead of reconnecting, so a failing bot costs
+the arena no stream churn; the first stream that ends well clears the record. Schedulers
+can ask ``ChannelPool.backoff_s`` and seat such a bot less.
 """
 
 from __future__ import annotations
@@ -9,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import re
+import weakref
 from typing import Final
 
 import grpc
@@ -101,11 +110,73 @@ def open_channel(endpoint: str, *, root_certificates: bytes | None = None) -> gr
     return grpc.aio.insecure_channel(target, options=list(_OPTIONS))
 
 
+BACKOFF_AFTER: Final = 3
+"""Broken streams in a row after which an endpoint is backed off."""
+BACKOFF_FIRST_S: Final = 1.0
+"""The first backoff; each further broken stream doubles it."""
+BACKOFF_MAX_S: Final = 60.0
+"""The longest backoff."""
+
+
+class EndpointHealth:
+    """How one endpoint's recent streams ended (see the module), on the arena's clock."""
+
+    __slots__ = ("delay_s", "failures", "last", "retry_at")
+
+    def __init__(self) -> None:
+        self.failures = 0
+        """Streams in a row that broke."""
+        self.last = ""
+        """Why the last one broke."""
+        self.delay_s = 0.0
+        """The current backoff (0: none yet)."""
+        self.retry_at = 0.0
+        """Clock time before which no new stream is opened."""
+
+    def refusal(self, now: float) -> str | None:
+        """Why no stream may be opened now, or None."""
+        if now >= self.retry_at:
+            return None
+        return (
+            f"the arena is backing off from this bot for {self.retry_at - now:.1f} s more: "
+            f"its last {self.failures} streams broke (the last: {self.last})"
+        )
+
+    def broke(self, now: float, why: str) -> None:
+        """A stream broke; back off once BACKOFF_AFTER broke in a row (and, past that,
+        double the backoff each time a stream opened after it breaks too)."""
+        self.failures += 1
+        self.last = why
+        if self.failures >= BACKOFF_AFTER and now >= self.retry_at:
+            self.delay_s = min(BACKOFF_MAX_S, 2 * self.delay_s if self.delay_s else BACKOFF_FIRST_S)
+            self.retry_at = now + self.delay_s
+
+    def ended_well(self) -> None:
+        """A stream lasted to MatchOver: forget the failures."""
+        self.failures = 0
+        self.delay_s = 0.0
+        self.retry_at = 0.0
+        self.last = ""
+
+
+_HEALTH: weakref.WeakKeyDictionary[grpc.aio.Channel, EndpointHealth] = weakref.WeakKeyDictionary()
+
+
+def health_of(channel: grpc.aio.Channel) -> EndpointHealth | None:
+    """The health record of a pooled channel's endpoint (None for a channel opened
+    outside a pool)."""
+    try:
+        return _HEALTH.get(channel)
+    except TypeError:  # not weakly referenceable (a test's stand-in): no pool made it
+        return None
+
+
 class ChannelPool:
-    """One channel per endpoint, closed together."""
+    """One channel per endpoint, closed together; each endpoint's health."""
 
     def __init__(self, *, root_certificates: bytes | None = None) -> None:
         self._channels: dict[str, grpc.aio.Channel] = {}
+        self._health: dict[str, EndpointHealth] = {}
         self._roots = root_certificates
         self._retiring: dict[grpc.aio.Channel, asyncio.Task[None]] = {}
         """Channels ``retire`` is closing, with the task that closes them."""
@@ -116,11 +187,20 @@ class ChannelPool:
         if channel is None:
             channel = open_channel(endpoint, root_certificates=self._roots)
             self._channels[endpoint] = channel
+            _HEALTH[channel] = self._health.setdefault(endpoint, EndpointHealth())
         return channel
+
+    def backoff_s(self, endpoint: str, now: float) -> float:
+        """Seconds (from ``now``, the event loop's time) until the pool opens streams to
+        ``endpoint`` again: 0 unless it is backed off."""
+        health = self._health.get(endpoint)
+        return max(0.0, health.retry_at - now) if health is not None else 0.0
 
     async def discard(self, endpoint: str) -> None:
         """Close the channel to ``endpoint`` (a bot moved away or was suspended), once
-        the streams of finished matches have ended."""
+        the streams of finished matches have ended; its health record goes too (a
+        re-verified bot starts afresh)."""
+        self._health.pop(endpoint, None)
         channel = self._channels.pop(endpoint, None)
         if channel is not None:
             await streams_ended()
@@ -130,7 +210,8 @@ class ChannelPool:
         """Hand out no more the channel to ``endpoint`` (a bot moved away or retired: the
         next ``get`` opens a new one) and close it in the background as soon as the
         calls on it have ended, at the latest ``grace_s`` from now (then they are
-        cancelled). Call inside the event loop."""
+        cancelled). Call inside the event loop. Its health record goes too."""
+        self._health.pop(endpoint, None)
         channel = self._channels.pop(endpoint, None)
         if channel is None:
             return
@@ -146,6 +227,7 @@ class ChannelPool:
         for channel in self._channels.values():
             await channel.close()
         self._channels.clear()
+        self._health.clear()
         if self._retiring:
             _, late = await asyncio.wait(list(self._retiring.values()), timeout=RETIRE_WAIT_S)
             for task in late:

@@ -25,6 +25,9 @@ from arena.v1 import bot_pb2
 from .faults import Fault
 from .seats import Decision, Reply, Seat
 
+LAG_RECORDED_S = 0.001
+"""The arena's lag during a decision is written in its record line from this much on."""
+
 
 def _default_game() -> AnyGame:
     return get_game(DEFAULT_GAME)
@@ -52,6 +55,9 @@ class MatchSpec:
     """Larger replies are OVERSIZED faults."""
     connect_timeout_s: float = 5.0
     """How long a bot may take to accept the match's stream."""
+    close_timeout_s: float = 1.0
+    """How long a bot has to end its stream after MatchOver (waited for in the
+    background: the match is over at once) before the arena cancels the call."""
     publish_record: bool = True
     """Send the full record to the bots in MatchOver."""
     game: AnyGame = field(default_factory=_default_game)
@@ -77,7 +83,9 @@ class SeatOutcome:
     decisions: int = 0
     """Decisions this seat made (faulted ones included)."""
     think_s: float = 0.0
-    """Total time spent waiting for this seat."""
+    """Total time charged to this seat (the arena's own lag excluded)."""
+    arena_lags: int = 0
+    """Decisions cut short by the arena's own lag (fallback played, no strike)."""
 
     def fault_counts(self) -> dict[str, int]:
         """Faults by leaderboard category (``timeouts``, ``errors``, ``invalid``)."""
@@ -210,7 +218,12 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
             "kind": kind.name,
             "ms": round(reply.elapsed_s * 1000, 3),
         }
-        if fault is not None:
+        if reply.lag_s >= LAG_RECORDED_S:
+            entry["lag_ms"] = round(reply.lag_s * 1000, 3)
+        if reply.arena_lag:
+            outcome.arena_lags += 1
+            entry["fallback"] = "arena_lag"
+        elif fault is not None:
             outcome.faults.append(fault)
             entry["fault"] = fault.to_json()
             if spec.max_strikes and len(outcome.faults) >= spec.max_strikes:
@@ -305,5 +318,8 @@ async def _close_all(
         )
         overs.append(over)
     await asyncio.gather(
-        *(seat.close(over, timeout_s=1.0) for seat, over in zip(seats, overs, strict=True))
+        *(
+            seat.close(over, timeout_s=spec.close_timeout_s)
+            for seat, over in zip(seats, overs, strict=True)
+        )
     )

@@ -1,10 +1,12 @@
 """Match records: gzip-compressed JSON lines.
 
 Line 1 is the header (``type: match``: id, config, seat names, time limits); then one
-line per decision (``type: decision``: number, seat, decision kind, action code, time in
-ms, and the fault if any) and per fault outside a decision (``type: fault``); the last
+line per decision (``type: decision``: number, seat, decision kind, action code, the time
+charged to the seat in ms, the arena's own lag if any, and the fault or the reason for a
+fallback if any) and per fault outside a decision (``type: fault``); the last
 line (``type: result``) has scores, ranks, forfeits and the engine's full game record
-(shuffles, actions, events), which is enough to replay the match exactly.
+(shuffles, actions, events), which is enough to replay the match exactly. The fields are
+in docs/json-formats.md ("Match record").
 """
 
 from __future__ import annotations

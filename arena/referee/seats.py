@@ -13,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -24,9 +24,13 @@ from arena.games import GameWire, Observation
 from arena.policies import Policy
 from arena.v1 import bot_pb2
 
+from .channels import health_of
+from .clock import ArenaClock, Timer, loop_clock
 from .ending import end_in_background
 from .faults import Fault, FaultKind
 from .replies import checked_action, read_reply
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -63,15 +67,22 @@ class Decision:
 
 @dataclass(slots=True)
 class Reply:
-    """A seat's answer: a legal action, or a fault (or neither: a forfeited seat, which
-    plays the fallback without a new strike)."""
+    """A seat's answer: a legal action, or a fault (or neither: a forfeited seat, or a
+    decision the arena's own lag cut short, which play the fallback without a strike)."""
 
     action: Any = None
     """The chosen action, already checked to be in the observation's legal set."""
     fault: Fault | None = None
     """Set when no usable, legal reply arrived."""
     elapsed_s: float = 0.0
-    """Time from sending the request to the reply or the fault."""
+    """The time charged to the seat: from when the request had left to the reply or
+    the fault, less the arena's own lag meanwhile."""
+    lag_s: float = 0.0
+    """The arena's own lag (its event loop stalled) while the seat was waited for."""
+    arena_lag: bool = False
+    """No reply, but the bot had not had its time: the arena lagged so long that the
+    decision was cut before the bot's deadline (and bank) had run on its own time. The
+    fallback is played and the bot gets no strike (see docs/bot-protocol.md)."""
 
 
 class Seat(Protocol):
@@ -105,7 +116,10 @@ class LocalSeat:
         return None
 
     async def decide(self, decision: Decision) -> Reply:
-        """The policy's choice, timed."""
+        """The policy's choice, timed. The loop gets a turn first: a match of in-process
+        seats would otherwise run from start to end without letting any other match (or
+        a remote bot's reply) in."""
+        await asyncio.sleep(0)
         loop = asyncio.get_running_loop()
         started = loop.time()
         obs = decision.observation
@@ -153,6 +167,12 @@ _EXPIRED = object()
 _FLOODED = object()
 """Posted by the reader when the bot sent more messages than it may (see EXTRA_MESSAGES)."""
 
+_STREAM_FAILURES: Final = frozenset(
+    {FaultKind.DISCONNECTED, FaultKind.ERROR, FaultKind.MALFORMED, FaultKind.OVERSIZED}
+)
+"""Kinds of the fault that broke a stream which count against the endpoint's health (a
+stream broken by a TIMEOUT, for a bot that stopped reading, does not: the bot is there)."""
+
 EXTRA_MESSAGES: Final = 8
 """A bot may send one reply per request plus this many more (duplicates, stray late
 replies: dropped without a fault). One more message and the reader stops reading and
@@ -180,6 +200,10 @@ class _Mailbox:
         else:
             self._items.append(item)
 
+    def has_items(self) -> bool:
+        """Whether a message (or the stream's end) waits to be taken."""
+        return bool(self._items)
+
     def replace_all(self, item: object) -> None:
         """Drop every message not yet taken, then post ``item``."""
         self._items.clear()
@@ -204,6 +228,32 @@ class _Mailbox:
         return await waiter
 
 
+DRAIN_TURNS: Final = 4
+"""Loop turns a decision whose deadline passed gives the reader before it looks for the
+reply once more: a reply the loop has already received but not yet handed over (its
+timer and the reply's arrival ran in the same turn, timer first) is taken."""
+LAG_ALLOWANCE_S: Final = 2.0
+"""A decision waits at most deadline + bank + this (or deadline + bank again, if more)
+of wall time. Within that, a deadline that passes while the arena lagged is moved on by
+the lag, so the bot gets all its time; past it the decision is cut: a TIMEOUT if the bot
+had had its time, else an arena-lag fallback (no strike). The cap keeps a hung bot in an
+arena that lags without end from holding its match for ever."""
+_HAD_EPSILON: Final = 1e-4
+"""Slack when comparing the time a bot had with its budget (timer and clock jitter)."""
+
+
+@dataclass(slots=True)
+class _Window:
+    """The running decision's deadline: the bot's time counts from ``start``."""
+
+    start: float
+    """When the bot's time started (when the request had left)."""
+    budget: float
+    """Deadline plus bank, seconds."""
+    last_call: float
+    """When the decision is cut whatever the lag."""
+
+
 class RemoteSeat:
     """A bot process reached over one ``Play`` stream on a shared channel.
 
@@ -217,9 +267,32 @@ class RemoteSeat:
     open (gRPC goes on reading it).
     Once the stream breaks it stays broken for the match: every later decision is an
     immediate DISCONNECTED fault, so a dead bot cannot slow the match down.
+
+    Deadlines run on the arena's clock (``clock.py``; injectable, for tests) and charge
+    the bot only for time it had: from when the request had left (its write completed)
+    to the reply, less the arena's own lag meanwhile. When the deadline passes, the
+    reader gets a few loop turns and the mailbox is looked at again before a TIMEOUT is
+    declared; a deadline that passes while the arena lagged is moved on by the lag (up
+    within LAG_ALLOWANCE_S); a decision still cut before the bot had its time is an
+    arena-lag fallback, not a fault.
+
+    How the stream ended is read when the call finishes (its done callback): a bot that
+    ends the stream with an error status is an ERROR with its message, even when a
+    write of the arena's fails first on the finished call.
+
+    A seat on a pooled channel tells the endpoint's health record how its stream ended
+    (``channels.py``); while the pool backs off from the bot, the seat opens no stream
+    and faults at once.
     """
 
-    def __init__(self, name: str, channel: grpc.aio.Channel, *, max_reply_bytes: int) -> None:
+    def __init__(
+        self,
+        name: str,
+        channel: grpc.aio.Channel,
+        *,
+        max_reply_bytes: int,
+        clock: ArenaClock | None = None,
+    ) -> None:
         self.name = name
         # Decide requests are written already serialized (each game's wire has a fast
         # encoder); other messages are serialized as usual.
@@ -228,12 +301,22 @@ class RemoteSeat:
             request_serializer=_serialize,
             response_deserializer=_parse_reply,
         )
+        self._health = health_of(channel)
         self._max_reply_bytes = max_reply_bytes
+        self._clock = clock
         self._call: grpc.aio.StreamStreamCall | None = None
         self._mailbox = _Mailbox()
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[object] | None = None
+        self._window: _Window | None = None
+        self._timer: Timer | None = None
         self._broken: Fault | None = None
+        self._refused = False
+        """The pool backed off from this bot: no stream was opened."""
+        self._reported = False
+        """The stream's end was told to the endpoint's health record."""
+        self._end: tuple[grpc.StatusCode, str] | None = None
+        """The call's status, read the moment it finished."""
         self._flood_unreported = False
         """The reader broke the stream for flooding; no decision has had that fault yet."""
         self._sent = 0
@@ -243,21 +326,47 @@ class RemoteSeat:
 
     async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
         """Open the stream (waiting up to ``timeout_s`` for the bot to come up) and send
-        MatchStart."""
-        self._call = self._play(wait_for_ready=True)
+        MatchStart; at once a DISCONNECTED fault if the pool is backing off the bot."""
+        if self._clock is None:
+            self._clock = loop_clock()
+        if self._health is not None:
+            refusal = self._health.refusal(self._clock.time())
+            if refusal is not None:
+                self._refused = True
+                return self._break(Fault(FaultKind.DISCONNECTED, refusal))
+        self._call = call = self._play(wait_for_ready=True)
+        call.add_done_callback(self._on_call_done)
         try:
             async with asyncio.timeout(timeout_s):
-                await self._call.write(bot_pb2.ArenaMessage(start=start))
+                await call.write(bot_pb2.ArenaMessage(start=start))
         except TimeoutError:
             return self._break(
                 Fault(FaultKind.DISCONNECTED, f"the bot did not accept a stream in {timeout_s:g} s")
             )
-        except grpc.aio.AioRpcError as error:
-            return self._break(_fault_of_status(error, 0))
-        except _STREAM_ENDED as error:
-            return self._break(Fault(FaultKind.DISCONNECTED, f"the stream ended at once: {error}"))
-        self._reader = asyncio.create_task(self._read_all(self._call))
+        except (grpc.aio.AioRpcError, *_STREAM_ENDED) as error:
+            return self._break(self._ended(error, 0, "the stream ended at once"))
+        self._reader = asyncio.create_task(self._read_all(call))
         return None
+
+    def _on_call_done(self, call: grpc.aio.StreamStreamCall) -> None:
+        """Keep the status the call finished with: a write that fails on the finished
+        call makes grpc replace it with a local INTERNAL error."""
+        self._end = _status_now(call)
+
+    def _ended(self, error: BaseException | None, request_id: int, ended: str) -> Fault:
+        """The fault of a stream found ended (by ``error``, or the reader's end of
+        stream): by the status the call finished with, if it has finished."""
+        end = self._end
+        if end is not None and not (end[0] == grpc.StatusCode.CANCELLED and self._broken):
+            code, details = end
+            if code == grpc.StatusCode.OK:
+                return Fault(FaultKind.DISCONNECTED, "the bot closed the stream", request_id)
+            return _fault_of_code(code, details, request_id)
+        if isinstance(error, grpc.aio.AioRpcError):
+            return _fault_of_status(error, request_id)
+        if error is None:
+            return Fault(FaultKind.DISCONNECTED, "the bot closed the stream", request_id)
+        return Fault(FaultKind.DISCONNECTED, f"{ended}: {error}", request_id)
 
     async def _read_all(self, call: grpc.aio.StreamStreamCall) -> None:
         mailbox = self._mailbox
@@ -304,7 +413,8 @@ class RemoteSeat:
         return fault
 
     async def decide(self, decision: Decision) -> Reply:
-        """Send the request and wait for its reply, at most deadline + bank."""
+        """Send the request and wait for its reply: the bot has deadline + bank of its
+        own time (see the class)."""
         broken = self._broken
         if broken is not None:
             fault = Fault(
@@ -313,24 +423,40 @@ class RemoteSeat:
                 decision.request_id,
             )
             return Reply(fault=self._break(fault) if self._flood_unreported else fault)
-        assert self._call is not None
+        call = self._call
+        clock = self._clock
+        assert call is not None
+        assert clock is not None
         message = decision.request_bytes()
-        loop = asyncio.get_running_loop()
-        started = loop.time()
         request_id = decision.request_id
         mailbox = self._mailbox
         mailbox.expired = False
-        timer = loop.call_at(started + decision.deadline_s + decision.bank_s, self._on_deadline)
+        budget = decision.deadline_s + decision.bank_s
+        clock.hold()
+        self._arm(clock.time(), budget, writing=True)
         self._sent += 1
         try:
             self._writer = asyncio.current_task()
-            await self._call.write(message)
+            await call.write(message)
             self._writer = None
+            # The bot's time starts once the request has left.
+            self._arm(clock.time(), budget)
             while True:
                 item = await mailbox.get()
+                if item is _EXPIRED:
+                    # A reply the loop has received may not have reached the mailbox yet.
+                    for _ in range(DRAIN_TURNS):
+                        await asyncio.sleep(0)
+                    if mailbox.has_items():
+                        continue
+                    had, lag = self._had()
+                    if had < budget - _HAD_EPSILON:
+                        return Reply(elapsed_s=had, lag_s=lag, arena_lag=True)
+                    return Reply(fault=_timeout(decision), elapsed_s=had, lag_s=lag)
+                had, lag = self._had()
                 if isinstance(item, bot_pb2.BotMessage):
                     if item.request_id == request_id:
-                        return self._checked(item, decision, started, loop.time())
+                        return self._checked(item, decision, had, lag)
                     if 0 < item.request_id < request_id:
                         continue  # a late answer to a request that already timed out
                     return Reply(
@@ -340,20 +466,22 @@ class RemoteSeat:
                             f"expected {request_id}",
                             request_id,
                         ),
-                        elapsed_s=loop.time() - started,
+                        elapsed_s=had,
+                        lag_s=lag,
                     )
                 if item is None:  # bytes that are no BotMessage; the stream goes on
                     return Reply(
                         fault=Fault(FaultKind.MALFORMED, UNDECODABLE, request_id),
-                        elapsed_s=loop.time() - started,
+                        elapsed_s=had,
+                        lag_s=lag,
                     )
-                if item is _EXPIRED:
-                    return Reply(fault=_timeout(decision), elapsed_s=loop.time() - started)
                 if isinstance(item, grpc.aio.AioRpcError):
-                    fault = _fault_of_status(item, request_id)
-                else:  # _CLOSED, or _FLOODED (which _break turns into its own fault)
+                    fault = self._ended(item, request_id, "the stream broke")
+                elif item is _CLOSED:
+                    fault = self._ended(None, request_id, "the stream ended")
+                else:  # _FLOODED (which _break turns into its own fault)
                     fault = Fault(FaultKind.DISCONNECTED, "the bot closed the stream", request_id)
-                return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
+                return Reply(fault=self._break(fault), elapsed_s=had, lag_s=lag)
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if task is None:
@@ -368,25 +496,65 @@ class RemoteSeat:
                 fault = Fault(FaultKind.DISCONNECTED, "the stream was cancelled", request_id)
             else:
                 raise
-            return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
+            had, lag = self._had()
+            return Reply(fault=self._break(fault), elapsed_s=had, lag_s=lag)
         except (grpc.aio.AioRpcError, *_STREAM_ENDED) as error:
-            fault = (
-                _fault_of_status(error, request_id)
-                if isinstance(error, grpc.aio.AioRpcError)
-                else Fault(FaultKind.DISCONNECTED, f"the stream is closed: {error}", request_id)
-            )
-            return Reply(fault=self._break(fault), elapsed_s=loop.time() - started)
+            # The write found the call finished: how it finished decides the fault.
+            fault = self._ended(error, request_id, "the stream is closed")
+            had, lag = self._had()
+            return Reply(fault=self._break(fault), elapsed_s=had, lag_s=lag)
         finally:
             self._writer = None
-            timer.cancel()
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            clock.release()
+
+    def _arm(self, start: float, budget: float, *, writing: bool = False) -> None:
+        """(Re)start the deadline: the bot's time counts from ``start``. While the
+        request is being written the bot's time has not started: only a write stuck to
+        the last call (a bot that stopped reading, so flow control holds the write) is
+        cut; how soon a small write completes says nothing about the bot, everything
+        about how busy the arena's process is."""
+        assert self._clock is not None
+        if self._timer is not None:
+            self._timer.cancel()
+        last_call = start + budget + max(budget, LAG_ALLOWANCE_S)
+        self._window = _Window(start, budget, last_call)
+        self._timer = self._clock.call_at(
+            last_call if writing else start + budget, self._on_deadline
+        )
+
+    def _had(self) -> tuple[float, float]:
+        """The time the bot has had in this decision so far, and the arena's lag."""
+        clock = self._clock
+        window = self._window
+        assert clock is not None
+        assert window is not None
+        now = clock.time()
+        lag = clock.lag(window.start, now)
+        return max(0.0, now - window.start - lag), lag
 
     def _on_deadline(self) -> None:
+        """The deadline's timer: cut the decision, unless the arena's lag took some of
+        the bot's time; then wait that long again (within LAG_ALLOWANCE_S)."""
+        clock = self._clock
+        window = self._window
+        assert clock is not None
+        assert window is not None
+        had, _ = self._had()
+        now = clock.time()
+        if had < window.budget - _HAD_EPSILON and now < window.last_call:
+            when = min(now + window.budget - had, window.last_call)
+            self._timer = clock.call_at(when, self._on_deadline)
+            return
+        self._timer = None
         self._mailbox.expire()
         if self._writer is not None:
             self._writer.cancel()
 
     def _checked(
-        self, message: bot_pb2.BotMessage, decision: Decision, started: float, now: float
+        self, message: bot_pb2.BotMessage, decision: Decision, had: float, lag: float
     ) -> Reply:
         size = message.ByteSize()
         if size > self._max_reply_bytes:
@@ -396,14 +564,28 @@ class RemoteSeat:
                     f"reply of {size} bytes; the cap is {self._max_reply_bytes}",
                     message.request_id,
                 ),
-                elapsed_s=now - started,
+                elapsed_s=had,
+                lag_s=lag,
             )
         action, fault = read_reply(message, decision.observation.legal, decision.wire)
-        return Reply(action=action, fault=fault, elapsed_s=now - started)
+        return Reply(action=action, fault=fault, elapsed_s=had, lag_s=lag)
+
+    def _report(self) -> None:
+        """Tell the endpoint's health record how this seat's stream ended (once)."""
+        health = self._health
+        if health is None or self._reported or self._refused or self._clock is None:
+            return
+        self._reported = True
+        broken = self._broken
+        if broken is not None and broken.kind in _STREAM_FAILURES:
+            health.broke(self._clock.time(), f"{broken.kind}: {broken.detail}")
+        elif self._call is not None:
+            health.ended_well()
 
     async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
         """Send MatchOver and half-close; the bot then has ``timeout_s`` to end the call,
         waited for in the background (``ending.py``) so the match is over at once."""
+        self._report()
         call = self._call
         if call is None:
             return
@@ -498,12 +680,40 @@ the channel's receive cap (grpc 1.85: "Stream removed (CLIENT: Received message 
 than max (2097161 vs. 1048576))")."""
 
 
+def _status_now(call: grpc.aio.StreamStreamCall) -> tuple[grpc.StatusCode, str] | None:
+    """The status of a call that has finished (from its done callback), read at once:
+    ``code()`` and ``details()`` are coroutines that return without waiting once the
+    status is in, which it is when the done callbacks run."""
+    code = _at_once(call.code())
+    details = _at_once(call.details())
+    if code is None:
+        return None
+    return code, details or ""
+
+
+def _at_once(coroutine: Coroutine[Any, Any, T]) -> T | None:
+    """The result of a coroutine that completes without suspending, else None."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    except Exception:
+        return None
+    coroutine.close()
+    return None
+
+
 def _fault_of_status(error: grpc.aio.AioRpcError, request_id: int) -> Fault:
-    """The fault of a call that ended with ``error``. The arena sets no gRPC deadline on
-    Play and its only size limit is the channel's receive cap, so DEADLINE_EXCEEDED, and
-    RESOURCE_EXHAUSTED other than that cap's, are statuses the bot sent: ERROR."""
-    code = error.code()
-    details = error.details() or ""
+    """The fault of a call that ended with ``error``."""
+    return _fault_of_code(error.code(), error.details() or "", request_id)
+
+
+def _fault_of_code(code: grpc.StatusCode, details: str, request_id: int) -> Fault:
+    """The fault of a call that ended with status ``code``. The arena sets no gRPC
+    deadline on Play and its only size limit is the channel's receive cap, so
+    DEADLINE_EXCEEDED, and RESOURCE_EXHAUSTED other than that cap's, are statuses the bot
+    sent: ERROR."""
     detail = f"{code.name}: {details or 'no details'}"
     if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
         return Fault(FaultKind.DISCONNECTED, detail, request_id)

@@ -107,6 +107,7 @@ def test_replay_rejects_a_tampered_record() -> None:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
+@pytest.mark.slow
 def test_state_json_round_trips_exactly_at_every_step(config: ab.GameConfig) -> None:
     state = ab.new_game(config, random.Random(21))
     rng = random.Random(22)

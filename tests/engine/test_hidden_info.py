@@ -147,6 +147,7 @@ def swapped_world(state: State, seat: int, rng: random.Random) -> tuple[State, i
 
 @pytest.mark.parametrize("preset_name", PRESET_NAMES)
 @pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.slow
 def test_swapping_unseen_cards_between_opponents_changes_nothing_seen(
     preset_name: str, players: int
 ) -> None:

@@ -52,6 +52,7 @@ CASES = [
     CASES,
     ids=[f"{p}p-{name}-seed{seed}-after{prefix}" for p, name, seed, prefix, _ in CASES],
 )
+@pytest.mark.slow
 def test_perft(
     players: int, preset_name: str, seed: int, prefix: int, counts: tuple[int, ...]
 ) -> None:

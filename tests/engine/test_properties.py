@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,6 +60,7 @@ def public_card_count(obs: ab.Observation) -> int:
 
 @settings(max_examples=25, deadline=None)
 @given(matches())
+@pytest.mark.slow
 def test_random_play_conserves_cards_and_every_legal_action_is_accepted(match: Match) -> None:
     config = match.config
     state = ab.new_game(config, random.Random(match.seed))
@@ -144,6 +146,7 @@ def fingerprint(state: ab.State) -> str:
 
 @settings(max_examples=25, deadline=None)
 @given(matches())
+@pytest.mark.slow
 def test_clone_is_independent_and_apply_unchecked_matches_apply(match: Match) -> None:
     state = ab.new_game(match.config, random.Random(match.seed))
     twin = ab.new_game(match.config, random.Random(match.seed))

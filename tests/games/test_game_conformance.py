@@ -49,6 +49,7 @@ def test_configurations_and_their_json_and_wire(game: AnyGame) -> None:
 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
+@pytest.mark.slow
 def test_random_play_ends_with_a_result(game: AnyGame, players: int, preset: str) -> None:
     for config in configs(game, players, preset):
         for seed in SEEDS:
@@ -56,24 +57,28 @@ def test_random_play_ends_with_a_result(game: AnyGame, players: int, preset: str
 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
+@pytest.mark.slow
 def test_seeded_matches_are_deterministic(game: AnyGame, players: int, preset: str) -> None:
     for config in configs(game, players, preset):
         kit.check_determinism(game, config, 0)
 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
+@pytest.mark.slow
 def test_states_and_records_survive_json(game: AnyGame, players: int, preset: str) -> None:
     for config in configs(game, players, preset):
         kit.check_json_round_trips(game, config, 0)
 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
+@pytest.mark.slow
 def test_wire_round_trips(game: AnyGame, players: int, preset: str) -> None:
     for config in configs(game, players, preset):
         kit.check_wire(game, config, 0)
 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
+@pytest.mark.slow
 def test_actions_codes_and_tensors(game: AnyGame, players: int, preset: str) -> None:
     for config in configs(game, players, preset):
         kit.check_actions_and_tensors(game, config, 0)
@@ -92,6 +97,7 @@ def test_determinize_if_offered(game: AnyGame, players: int, preset: str) -> Non
 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
+@pytest.mark.slow
 def test_requests_reveal_no_hidden_information(game: AnyGame, players: int, preset: str) -> None:
     config = configs(game, players, preset)[-1]
     report = kit.check_hidden_information(game, config, SEEDS)
@@ -99,6 +105,7 @@ def test_requests_reveal_no_hidden_information(game: AnyGame, players: int, pres
 
 
 @pytest.mark.parametrize("game", PER_GAME)
+@pytest.mark.slow
 def test_hidden_information_test_meets_every_decision_kind(game: AnyGame) -> None:
     """Over all the game's tables (other seeds than the per-table test)."""
     report = kit.HiddenReport()
@@ -109,6 +116,7 @@ def test_hidden_information_test_meets_every_decision_kind(game: AnyGame) -> Non
 
 
 @pytest.mark.parametrize("game", PER_GAME)
+@pytest.mark.slow
 def test_check_tables_meet_every_decision_kind(game: AnyGame) -> None:
     kit.check_check_tables(game, range(3))
 
@@ -143,6 +151,7 @@ def test_the_kit_catches_a_leak() -> None:
         kit.check_hidden_information(game, config, [0])
 
 
+@pytest.mark.slow
 def test_the_kit_catches_a_resample_that_redraws_nothing() -> None:
     """A ``resample_hidden`` that returns an exact copy makes every request equal
     trivially; the kit says the differential test then proves nothing."""

@@ -53,6 +53,7 @@ def unwrapped(env: Any) -> ArenaEnv:
 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
+@pytest.mark.slow
 def test_pettingzoo_api_test(game: AnyGame, players: int, preset: str) -> None:
     env = pettingzoo_env(game.name, preset=preset, players=players)
     assert isinstance(env, OrderEnforcingWrapper)
@@ -60,6 +61,7 @@ def test_pettingzoo_api_test(game: AnyGame, players: int, preset: str) -> None:
 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
+@pytest.mark.slow
 def test_pettingzoo_seed_test(game: AnyGame, players: int, preset: str) -> None:
     seed_test(lambda: pettingzoo_env(game.name, preset=preset, players=players), NUM_CYCLES)
 
@@ -105,6 +107,7 @@ def play_out(env: Any, seed: int) -> tuple[dict[str, float], dict[str, dict[str,
 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
+@pytest.mark.slow
 def test_a_random_match_masks_the_legal_set_and_ends_for_everyone(
     game: AnyGame, players: int, preset: str
 ) -> None:

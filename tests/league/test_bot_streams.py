@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from .conftest import ROOT, arena
 
 SPY = f"{sys.executable} {ROOT / 'tests' / 'bots' / 'spy.py'}"
@@ -31,12 +33,14 @@ def _league(tmp_path: Path, name: str, *extra: str) -> int:
     return _most_at_once(log)
 
 
+@pytest.mark.slow
 def test_a_capped_bot_plays_one_match_at_a_time(tmp_path: Path) -> None:
     assert _league(tmp_path, "capped", "--bot-streams", "1") == 1
     # Without the cap the same league seats it at several tables at once.
     assert _league(tmp_path, "free") > 1
 
 
+@pytest.mark.slow
 def test_a_negative_cap_is_refused(tmp_path: Path) -> None:
     db = str(tmp_path / "x.db")
     run = arena("league", "--bot", "a=random", "--bot", "b=random", "--table-size", "2",
@@ -45,6 +49,7 @@ def test_a_negative_cap_is_refused(tmp_path: Path) -> None:
     assert "bot_streams must not be negative" in run.stderr
 
 
+@pytest.mark.slow
 def test_a_bot_that_does_not_play_the_league_tables_is_refused(tmp_path: Path) -> None:
     log = tmp_path / "spy.jsonl"
     db = tmp_path / "x.db"

@@ -34,6 +34,7 @@ def league_args(db: Path, matches: int = 12, *extra: str) -> list[str]:
     ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_league_with_real_bot_processes_and_its_views(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     run = arena(*league_args(db))
@@ -87,6 +88,7 @@ def _results(db: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...
     return matches, ratings
 
 
+@pytest.mark.slow
 def test_a_league_killed_with_sigkill_resumes_to_the_uninterrupted_result(
     tmp_path: Path,
 ) -> None:
@@ -138,6 +140,7 @@ def test_a_league_killed_with_sigkill_resumes_to_the_uninterrupted_result(
         (["--name", "bad name/x"], "bad league name 'bad name/x'"),
     ],
 )
+@pytest.mark.slow
 def test_bad_configurations_fail_clearly_and_leave_the_database_alone(
     tmp_path: Path, args: list[str], message: str
 ) -> None:
@@ -152,6 +155,7 @@ def test_bad_configurations_fail_clearly_and_leave_the_database_alone(
     assert digest(db) == before
 
 
+@pytest.mark.slow
 def test_a_refused_league_leaves_no_new_database_file_behind(tmp_path: Path) -> None:
     db = tmp_path / "fresh.db"
     run = arena("league", "--bot", "a=random", "--bot", "gone=127.0.0.1:9", "--table-size", "2",
@@ -165,6 +169,7 @@ def test_a_refused_league_leaves_no_new_database_file_behind(tmp_path: Path) -> 
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_unreadable_league_files_fail_clearly(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("preset = [unclosed\n")
@@ -193,6 +198,7 @@ def test_a_database_of_something_else_is_refused(tmp_path: Path) -> None:
     assert digest(other) == before
 
 
+@pytest.mark.slow
 def test_resume_of_a_league_that_does_not_exist_says_so(tmp_path: Path) -> None:
     run = arena("league", "--bot", "a=random", "--bot", "b=random", "--table-size", "2",
                 "--matches", "1", "--db", str(tmp_path / "x.db"), "--resume")  # fmt: skip
@@ -209,6 +215,7 @@ def test_the_example_league_file_is_valid(tmp_path: Path) -> None:
     assert {b.kind for b in config.bots} == {"managed", "builtin"}
 
 
+@pytest.mark.slow
 def test_a_managed_bot_that_dies_at_start_shows_its_last_words(tmp_path: Path) -> None:
     crash = "python -c \"import sys; sys.stderr.write('boom: no model file\\n'); sys.exit(3)\""
     run = arena("league", "--bot", f"a=cmd:{crash}", "--bot", "b=random", "--table-size", "2",
@@ -218,6 +225,7 @@ def test_a_managed_bot_that_dies_at_start_shows_its_last_words(tmp_path: Path) -
     assert "boom: no model file" in run.stderr
 
 
+@pytest.mark.slow
 def test_a_changed_league_says_which_settings_differ(tmp_path: Path) -> None:
     args = ["league", "--name", "x", "--bot", "a=random", "--bot", "b=random",
             "--table-size", "2", "--db", str(tmp_path / "x.db"), "--quiet"]  # fmt: skip

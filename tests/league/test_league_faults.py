@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from .conftest import ROOT, arena
 
 
@@ -34,6 +36,7 @@ def remote_crash_bot(after: int) -> Iterator[str]:
             bot.stdout.close()
 
 
+@pytest.mark.slow
 def test_a_managed_bot_that_dies_is_restarted_and_its_faults_reported(tmp_path: Path) -> None:
     db = tmp_path / "faults.db"
     crash = f"python {ROOT / 'tests' / 'bots' / 'crash_bot.py'} --after 25"
@@ -55,6 +58,7 @@ def test_a_managed_bot_that_dies_is_restarted_and_its_faults_reported(tmp_path: 
     assert rows["r1"]["errors"] == rows["r2"]["errors"] == 0
 
 
+@pytest.mark.slow
 def test_a_remote_bot_that_dies_forfeits_its_matches_and_the_league_goes_on(
     tmp_path: Path,
 ) -> None:
@@ -78,6 +82,7 @@ def test_a_remote_bot_that_dies_forfeits_its_matches_and_the_league_goes_on(
     assert rows["remote"]["rank"] == 3
 
 
+@pytest.mark.slow
 def test_a_dead_remote_bot_is_not_probed_before_every_match(tmp_path: Path) -> None:
     # Each probe of a dead bot may wait PROBE_TIMEOUT_S (1 s); probing before each of
     # its 30 matches would take 25 s or more. After a failed probe its matches fault at

@@ -10,11 +10,14 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from .conftest import ARENA, ROOT, arena
 
 SLEEPY = f"{sys.executable} {ROOT / 'tests' / 'bots' / 'sleepy_bot.py'} --sleep-ms 20"
 
 
+@pytest.mark.slow
 def test_the_same_league_twice_at_once_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     args = ["league", "--bot", f"slow=cmd:{SLEEPY}", "--bot", "a=random", "--table-size", "2",

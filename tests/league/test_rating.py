@@ -54,6 +54,7 @@ def test_a_forfeited_winner_by_score_still_ranks_last() -> None:
     assert min(after, key=lambda s: s.mu) is after[0]
 
 
+@pytest.mark.slow
 def test_tau_zero_lets_sigma_settle() -> None:
     """With tau = 0 a repeated result keeps shrinking sigma; with the package's default
     tau sigma stops near a floor (shared/DESIGN.md: about 0.68 per bot)."""

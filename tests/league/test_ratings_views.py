@@ -71,6 +71,7 @@ def assert_refused(run: Any, *needles: str, status: int = 2) -> None:
 # ------------------------------------------------------------ several ladders, each format
 
 
+@pytest.mark.slow
 def test_json_is_one_document_with_the_ladder_in_each_row(db: Path) -> None:
     run = ratings(db, "--format", "json")
     assert run.returncode == 0, run.stderr
@@ -89,6 +90,7 @@ def test_json_is_one_document_with_the_ladder_in_each_row(db: Path) -> None:
     assert sum(r["matches"] for r in by_ladder[LADDERS[1]]) == 3 * 3
 
 
+@pytest.mark.slow
 def test_json_of_one_ladder_keeps_the_array_of_rows(db: Path) -> None:
     run = ratings(db, "--format", "json", "--ladder", LADDERS[1])
     assert run.returncode == 0, run.stderr
@@ -98,6 +100,7 @@ def test_json_of_one_ladder_keeps_the_array_of_rows(db: Path) -> None:
     assert all(set(r) >= ROW_KEYS for r in rows)
 
 
+@pytest.mark.slow
 def test_csv_is_one_table_with_a_ladder_column(db: Path) -> None:
     run = ratings(db, "--format", "csv")
     assert run.returncode == 0, run.stderr
@@ -135,6 +138,7 @@ def test_html_is_one_document_with_a_section_per_ladder(db: Path, tmp_path: Path
 @pytest.mark.parametrize(
     ("fmt", "heading"), [("table", "ladder {}"), ("markdown", "### Ladder `{}`")]
 )
+@pytest.mark.slow
 def test_table_and_markdown_head_each_ladder(db: Path, fmt: str, heading: str) -> None:
     run = ratings(db, "--format", fmt)
     assert run.returncode == 0, run.stderr
@@ -209,6 +213,7 @@ def match_lines(stdout: str) -> list[str]:
 
 
 @pytest.mark.parametrize("limit", ["0", "-1", "-7"])
+@pytest.mark.slow
 def test_matches_limit_below_one_is_refused(db: Path, limit: str) -> None:
     run = arena("matches", "--db", str(db), "--limit", limit)
     assert run.returncode == 2
@@ -224,9 +229,13 @@ def test_matches_limit_keeps_the_last_n(db: Path) -> None:
     run = arena("matches", "--db", str(db), "--limit", "2")
     assert run.returncode == 0, run.stderr
     lines = match_lines(run.stdout)
-    assert [line.split()[0] for line in lines] == [f"{SECOND}/000001", f"{SECOND}/000002"]
     everything = match_lines(arena("matches", "--db", str(db)).stdout)
     assert len(everything) == 4 + 3
+    # The two that finished last (the second league's matches run at once, and a match
+    # of built-in bots may finish before one started earlier: in-process seats yield to
+    # the loop between decisions).
+    assert lines == everything[-2:]
+    assert {line.split()[0] for line in lines} <= {f"{SECOND}/00000{i}" for i in range(3)}
 
 
 def test_matches_unknown_league_is_an_error_listing_the_known(db: Path) -> None:
@@ -237,6 +246,7 @@ def test_matches_unknown_league_is_an_error_listing_the_known(db: Path) -> None:
     assert len(match_lines(known.stdout)) == 3
 
 
+@pytest.mark.slow
 def test_matches_unknown_bot_is_an_error_listing_the_known(db: Path) -> None:
     run = arena("matches", "--db", str(db), "--bot", "nope")
     assert_refused(run, "no bot 'nope'", "a, b, c")

@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from arena.league.schedule import Scheduler
 
 from .conftest import ARENA, ROOT, arena
@@ -31,6 +33,7 @@ def _spied(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_an_unseeded_league_draws_a_secret_seed_and_keeps_it(tmp_path: Path) -> None:
     args = ["league", "--bot", "a=random", "--bot", "b=random", "--bot", "c=greedy",
             "--table-size", "2", "--matches", "3", "--quiet"]  # fmt: skip
@@ -51,6 +54,7 @@ def test_an_unseeded_league_draws_a_secret_seed_and_keeps_it(tmp_path: Path) -> 
     assert len(_seeds(first)) == 3
 
 
+@pytest.mark.slow
 def test_a_given_seed_reproduces_the_deals(tmp_path: Path) -> None:
     args = ["league", "--bot", "a=random", "--bot", "b=random", "--table-size", "2",
             "--matches", "2", "--seed", "42", "--quiet"]  # fmt: skip
@@ -67,6 +71,7 @@ def _duplicate_league(db: Path, spy_logs: list[Path], *extra: str) -> list[str]:
             "--duplicate", "--seed", "3", "--db", str(db), "--quiet", *extra]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_duplicate_league_never_publishes_a_record_to_its_bots(tmp_path: Path) -> None:
     logs = [tmp_path / "spy-0.jsonl", tmp_path / "spy-1.jsonl"]
     run = arena(*_duplicate_league(tmp_path / "dup.db", logs, "--matches", "6"))
@@ -82,6 +87,7 @@ def test_a_duplicate_league_never_publishes_a_record_to_its_bots(tmp_path: Path)
     assert all(e["record_bytes"] > 0 for log in plain for e in _spied(log) if e["event"] == "over")
 
 
+@pytest.mark.slow
 def test_replay_waits_until_the_whole_deal_group_is_in(tmp_path: Path) -> None:
     db = tmp_path / "dup.db"
     # 4 bots at tables of 2: each deal is played at 2 tables; 1 match leaves its group
@@ -104,6 +110,7 @@ def test_replay_waits_until_the_whole_deal_group_is_in(tmp_path: Path) -> None:
     assert shown.returncode == 0, shown.stderr
 
 
+@pytest.mark.slow
 def test_a_match_finished_before_a_kill_is_rated_as_played_not_dealt_again(
     tmp_path: Path,
 ) -> None:
@@ -155,6 +162,7 @@ def test_a_match_finished_before_a_kill_is_rated_as_played_not_dealt_again(
         assert str(starts[0]).endswith("/000001")
 
 
+@pytest.mark.slow
 def test_a_named_league_from_before_random_seeds_resumes_with_its_command(
     tmp_path: Path,
 ) -> None:

@@ -7,7 +7,7 @@ start at decision ``after`` (counted per stream), so every stream also shows goo
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import grpc
@@ -71,6 +71,7 @@ class FaultyBot:
 
     def __init__(self, behaviour: Behaviour) -> None:
         self.behaviour = behaviour
+        self._changed = asyncio.Event()
         self.streams = 0
         self.flooded = 0
         """Messages sent in flood modes, past the one answer."""
@@ -78,6 +79,12 @@ class FaultyBot:
         """Play calls that are over, however they ended."""
         self.cancelled = 0
         """Play handlers that were cancelled while they waited (mode ``no_read``)."""
+
+    async def until(self, condition: Callable[[], object]) -> None:
+        """Wait until ``condition()`` holds (it is checked whenever a counter changes)."""
+        while not condition():
+            self._changed.clear()
+            await self._changed.wait()
 
     async def hello(
         self, request: bot_pb2.HelloRequest, context: grpc.aio.ServicerContext
@@ -88,6 +95,7 @@ class FaultyBot:
         self, requests: AsyncIterator[bot_pb2.ArenaMessage], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[bytes]:
         self.streams += 1
+        self._changed.set()
         context.add_done_callback(self._on_done)
         b = self.behaviour
         decided = 0
@@ -137,6 +145,7 @@ class FaultyBot:
                     await asyncio.Event().wait()
                 except asyncio.CancelledError:
                     self.cancelled += 1
+                    self._changed.set()
                     raise
             elif b.mode == "hang":
                 await asyncio.Event().wait()
@@ -170,6 +179,7 @@ class FaultyBot:
 
     def _on_done(self, context: grpc.aio.ServicerContext) -> None:
         self.ended += 1
+        self._changed.set()
 
 
 async def start_faulty_bot(behaviour: Behaviour) -> tuple[grpc.aio.Server, str, FaultyBot]:

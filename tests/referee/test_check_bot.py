@@ -82,6 +82,7 @@ def runnable_command(name: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", sorted(sample_bot_commands()))
+@pytest.mark.slow
 def test_sample_bot_passes_check_bot(name: str) -> None:
     with running(runnable_command(name)) as endpoint:
         result = check_bot(endpoint, "--games", "6")
@@ -92,6 +93,7 @@ def test_sample_bot_passes_check_bot(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(sample_bot_commands()))
+@pytest.mark.slow
 def test_sample_bot_serves_health_and_reflection(name: str) -> None:
     # Every sample, whatever its language, serves standard gRPC health checking and
     # reflection next to arena.v1.Bot, as the SDK does.
@@ -111,6 +113,7 @@ def test_sample_bot_serves_health_and_reflection(name: str) -> None:
     assert "grpc.health.v1.Health" in names
 
 
+@pytest.mark.slow
 def test_check_bot_fails_a_bot_that_answers_garbage() -> None:
     with running([sys.executable, "tests/bots/garbage_bot.py"]) as endpoint:
         result = check_bot(endpoint, "--games", "2")
@@ -119,6 +122,7 @@ def test_check_bot_fails_a_bot_that_answers_garbage() -> None:
     assert "MALFORMED" in result.stdout
 
 
+@pytest.mark.slow
 def test_check_bot_says_plainly_when_nothing_answers() -> None:
     result = check_bot("127.0.0.1:9", "--games", "1")
     assert result.returncode == 1

@@ -25,6 +25,7 @@ def perturb_hidden(state: ab.State, seat: int, rng: random.Random) -> ab.State:
 
 
 @pytest.mark.parametrize("preset", sorted(ab.PRESETS))
+@pytest.mark.slow
 def test_request_bytes_ignore_what_the_seat_cannot_see(preset: str) -> None:
     rng = random.Random(preset)
     kinds: set[ab.DecisionKind] = set()

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from arena.games import get as get_game
 from arena.policies import RandomPolicy
 from arena.referee.conformance import CheckReport
@@ -84,6 +86,7 @@ def test_replay_of_a_missing_record_file_says_which_file(tmp_path: Path) -> None
     assert not (tmp_path / "arena-data").exists()  # no database was created on the way
 
 
+@pytest.mark.slow
 def test_a_record_path_that_cannot_be_written_is_refused_before_the_match(
     tmp_path: Path,
 ) -> None:
@@ -106,6 +109,7 @@ def test_a_record_path_that_cannot_be_written_is_refused_before_the_match(
     assert nested.exists()
 
 
+@pytest.mark.slow
 def test_negative_limits_and_a_zero_check_deadline_are_refused() -> None:
     for option in ("--time-bank-ms", "--max-strikes"):
         run = arena_match("--bot", "a=random", "--bot", "b=random", option, "-1")
@@ -116,6 +120,7 @@ def test_negative_limits_and_a_zero_check_deadline_are_refused() -> None:
     assert "--deadline-ms 0 must be positive" in check.stderr
 
 
+@pytest.mark.slow
 def test_grpc_core_info_lines_stay_out_of_the_arena_commands_output() -> None:
     # A TLS handshake with a plaintext bot makes gRPC's core log INFO lines
     # ("Handshake failed ...") unless the arena sets GRPC_VERBOSITY (arena/cli).
@@ -126,6 +131,7 @@ def test_grpc_core_info_lines_stay_out_of_the_arena_commands_output() -> None:
     assert "Handshake failed" not in run.stderr
 
 
+@pytest.mark.slow
 def test_a_bot_is_seated_only_at_tables_it_declares(tmp_path: Path) -> None:
     log = tmp_path / "spy.jsonl"
     with running([*SPY, "--log", str(log), "--players", "4"]) as endpoint:
@@ -154,6 +160,7 @@ def test_check_bot_folds_the_faults_of_a_broken_stream() -> None:
     assert "the stream is closed (" not in run.stdout
 
 
+@pytest.mark.slow
 def test_an_endpoint_host_is_never_read_as_another_uri_scheme() -> None:
     # "unix-abstract:PORT" is a valid HOST:PORT, but gRPC reads such a target as the
     # abstract Unix socket named PORT unless the arena asks for the DNS resolver. A bot

@@ -30,6 +30,7 @@ def _match(players: int = 3, preset: str = "amigo") -> MatchOutcome:
     return asyncio.run(run_match(spec, seats))
 
 
+@pytest.mark.slow
 def test_the_pre_serialized_game_record_encodes_identically() -> None:
     outcome = _match()
     plain = decode_record(encode_record(outcome.record))

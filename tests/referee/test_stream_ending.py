@@ -59,11 +59,21 @@ async def _scenario() -> None:
         assert not any(s.faults for s in outcome.seats)
         # The match is over although both bots still hold their streams open.
         assert bot.ended_cleanly == 0
+        close = channel.close
+        closed: list[bool] = []
+
+        async def watched_close(grace: float | None = None) -> None:
+            closed.append(True)
+            await close(grace)
+
+        channel.close = watched_close
         closing = asyncio.create_task(pool.close())
-        await asyncio.sleep(0.2)
-        assert not closing.done(), "the pool closed channels under streams still ending"
+        for _ in range(20):  # the close gets every chance to go on; the bots hold on
+            await asyncio.sleep(0)
+        assert not closed, "the pool closed channels under streams still ending"
+        assert not closing.done()
         bot.release.set()
-        await asyncio.wait_for(closing, timeout=5)
+        await asyncio.wait_for(closing, timeout=60)  # a guard: it takes milliseconds
         assert bot.ended_cleanly == 2
         assert bot.cancelled == 0
     finally:

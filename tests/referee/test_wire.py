@@ -20,6 +20,7 @@ from arena.v1 import bot_pb2
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_generated_code_is_not_stale(tmp_path: Path) -> None:
     """scripts/gen_protos reproduces the committed arena/v1 files exactly."""
     env_python = str(Path(sys.executable))
@@ -57,6 +58,7 @@ def _positions(players: int, preset: str, seed: int) -> list[tuple[ab.State, int
 
 @pytest.mark.parametrize("preset", sorted(ab.PRESETS))
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.slow
 def test_fast_bytes_equal_the_codec(preset: str, players: int) -> None:
     kinds = set()
     for seed in range(3):
@@ -80,6 +82,7 @@ def test_fast_bytes_equal_the_codec(preset: str, players: int) -> None:
     assert ab.DecisionKind.DRAW in kinds
 
 
+@pytest.mark.slow
 def test_observation_round_trips_through_protobuf() -> None:
     for state, _ in _positions(2, "amigo", 4) + _positions(5, "amigo-expert", 5):
         for seat in range(state.players):

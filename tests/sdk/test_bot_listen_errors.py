@@ -54,6 +54,7 @@ def run_bot_briefly(*args: str, timeout: float = 20.0) -> Ended:
 
 
 @pytest.mark.parametrize("port", ["99999", "65536", "-1"])
+@pytest.mark.slow
 def test_a_port_out_of_range_is_a_usage_error(port: str) -> None:
     ended = run_bot_briefly("--port", port)
     assert ended.status == 2
@@ -85,6 +86,7 @@ def test_a_taken_port_is_one_clear_line() -> None:
     )
 
 
+@pytest.mark.slow
 def test_an_address_of_another_machine_is_one_clear_line() -> None:
     # TEST-NET-1 (RFC 5737): never an address of this machine.
     ended = run_bot_briefly("--host", "192.0.2.1", "--port", "0")

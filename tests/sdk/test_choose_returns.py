@@ -156,6 +156,7 @@ NONE_BOT = """
 """
 
 
+@pytest.mark.slow
 def test_the_arena_records_an_error_and_the_bot_logs_one_line(tmp_path: Path) -> None:
     script = tmp_path / "buggy_bot.py"
     script.write_text(textwrap.dedent(NONE_BOT))

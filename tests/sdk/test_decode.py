@@ -83,6 +83,7 @@ def _observations(players: int, preset: str, seed: int) -> list[tuple[ab.Observa
 
 @pytest.mark.parametrize("preset", sorted(ab.PRESETS))
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.slow
 def test_fast_decoding_gives_back_every_observation(preset: str, players: int) -> None:
     kinds = set()
     for seed in range(2):
@@ -179,6 +180,7 @@ def _outcome(decode: Any, *args: Any) -> object:
 
 @settings(max_examples=300, deadline=None)
 @given(_messages())
+@pytest.mark.slow
 def test_fast_decoding_equals_the_plain_one_on_arbitrary_messages(
     decision: pb.AbluxxenDecision,
 ) -> None:

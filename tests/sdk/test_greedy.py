@@ -25,6 +25,7 @@ def play(policies: list[Policy], seed: int, preset: str = "amigo") -> tuple[int,
     return state.result.ranks
 
 
+@pytest.mark.slow
 def test_greedy_beats_random() -> None:
     wins = 0.0
     greedy_ranks = 0

@@ -183,6 +183,7 @@ def test_every_bot_has_a_check_and_a_readme_line() -> None:
 
 
 @pytest.mark.parametrize("name", BOTS)
+@pytest.mark.slow
 def test_bot_misbehaves_as_documented(name: str) -> None:
     args, fn = CHECKS[name]
 

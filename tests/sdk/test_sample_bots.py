@@ -43,6 +43,7 @@ def test_python_sample_bot(script: str) -> None:
         assert bot.proc.wait(timeout=10) == 0
 
 
+@pytest.mark.slow
 def test_random_bot_honours_host_and_port() -> None:
     with bot_process(python_bot("sample_bots/random_bot.py")) as first:
         port = first.port

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-import time
 from typing import Any
 
 import grpc
@@ -15,6 +14,7 @@ from sdk_support import Table, async_stub, play_table, served, start_message
 from arena.games import abluxxen as ab
 from arena.games.abluxxen.greedy import GreedyPolicy
 from arena.policies import MatchEnd, MatchInfo, Policy, RandomPolicy
+from arena.sdk.inbox import Inbox, Received
 from arena.sdk.servicer import INLINE_LIMIT_S, QUICK_STREAK, _Pace
 from arena.v1 import abluxxen_pb2, bot_pb2
 
@@ -105,18 +105,24 @@ def test_whole_game_with_fresh_policy_and_hooks_per_match() -> None:
 
 
 class SlowAtSeatZero(RandomPolicy):
-    """Slow only when it plays seat 0, so one factory serves a slow and a fast match."""
+    """Holds every decision at seat 0 until the test releases it (a policy that thinks
+    for as long as it takes), so one factory serves a slow and a fast match."""
 
-    DELAY_S = 1.5
+    entered = threading.Event()
+    release = threading.Event()
 
     def choose(self, obs: ab.Observation) -> ab.Action:
         if obs.seat == 0:
-            time.sleep(self.DELAY_S)
+            self.entered.set()
+            assert self.release.wait(READ_TIMEOUT_S)
         action: ab.Action = super().choose(obs)
         return action
 
 
 def test_a_slow_stream_does_not_block_another() -> None:
+    SlowAtSeatZero.entered.clear()
+    SlowAtSeatZero.release.clear()
+
     async def main() -> None:
         async with served(SlowAtSeatZero) as (channel, _):
             stub = async_stub(channel)
@@ -127,17 +133,22 @@ def test_a_slow_stream_does_not_block_another() -> None:
             request = slow_table.request()
             await slow.write(request)
             pending = asyncio.ensure_future(read(slow))
-            started = time.monotonic()
-            decisions = await play_table(stub, Table(seed=6, seat=1), "fast")
-            fast_s = time.monotonic() - started
+            assert await asyncio.to_thread(SlowAtSeatZero.entered.wait, READ_TIMEOUT_S)
+            # A whole match at another table while the slow decision is held.
+            decisions = await asyncio.wait_for(
+                play_table(stub, Table(seed=6, seat=1), "fast"), READ_TIMEOUT_S
+            )
             assert decisions > 0
             assert not pending.done(), "the slow decision finished first"
-            assert fast_s < SlowAtSeatZero.DELAY_S
+            SlowAtSeatZero.release.set()
             reply = await pending
             assert reply.request_id == request.decide.request_id
             slow.cancel()
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        SlowAtSeatZero.release.set()
 
 
 def test_many_concurrent_streams() -> None:
@@ -164,11 +175,23 @@ class Gated(RandomPolicy):
         return action
 
 
-def test_a_request_overtaken_by_a_newer_one_is_not_answered() -> None:
+def test_a_request_overtaken_by_a_newer_one_is_not_answered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # The arena sends a new request only after the old one timed out; answering the
     # old one would make the new answer late too.
     Gated.entered.clear()
     Gated.release.clear()
+    read_three = asyncio.Event()
+    read_ahead = Inbox._read
+
+    async def watched(inbox: Inbox) -> Received | None:
+        received = await read_ahead(inbox)
+        if received is not None and received[0].decide.request_id == 3:
+            read_three.set()
+        return received
+
+    monkeypatch.setattr(Inbox, "_read", watched)
 
     async def main() -> list[int]:
         async with served(Gated) as (channel, _):
@@ -180,7 +203,8 @@ def test_a_request_overtaken_by_a_newer_one_is_not_answered() -> None:
             assert await asyncio.to_thread(Gated.entered.wait, READ_TIMEOUT_S)
             await call.write(table.request())  # id 2: stale once id 3 arrives
             await call.write(table.request())  # id 3
-            await asyncio.sleep(0.3)  # let both reach the bot's inbox
+            # Both reach the bot's inbox while the policy holds on to id 1.
+            await asyncio.wait_for(read_three.wait(), READ_TIMEOUT_S)
             Gated.release.set()
             ids = [(await read(call)).request_id for _ in range(2)]
             await call.done_writing()

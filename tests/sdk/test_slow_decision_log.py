@@ -123,6 +123,7 @@ SLOW_BOT = """
 """
 
 
+@pytest.mark.slow
 def test_a_real_match_leaves_one_line_per_late_decision_on_stderr(tmp_path: Path) -> None:
     script = tmp_path / "slow_starter_bot.py"
     script.write_text(textwrap.dedent(SLOW_BOT))
@@ -155,10 +156,16 @@ def test_a_real_match_leaves_one_line_per_late_decision_on_stderr(tmp_path: Path
         stderr = stop_for_stderr(bot.proc)
     found = [LATE.search(line) for line in stderr.splitlines()]
     late = [m for m in found if m is not None]
-    assert [m["n"] for m in late] == ["1", "2"], stderr
+    numbers = [m["n"] for m in late]
+    # The two slow decisions are logged, each once. (A decision the loaded machine
+    # made late too is logged as well: every line is one the bot itself took longer
+    # than its deadline for; whether this machine makes others late is not the test.)
+    assert {"1", "2"} <= set(numbers), stderr
+    assert len(numbers) == len(set(numbers)), stderr
     for m in late:
         assert m["match"] == "slow-1"
         assert int(m["took"]) >= 150
         assert (m["deadline"], m["bank"], m["what"]) == ("150", "0", FALLBACK)
-        assert int(m["id"]) in timed_out
+        if m["n"] in ("1", "2"):
+            assert int(m["id"]) in timed_out
     assert all(" WARNING " in line for line in stderr.splitlines() if LATE.search(line))

@@ -60,6 +60,7 @@ def test_other_addresses_that_are_not_host_port(address: str) -> None:
     assert "HOST:PORT" in ended.stderr
 
 
+@pytest.mark.slow
 def test_a_tls_address_means_tls(tmp_path: Path) -> None:
     cert, key = self_signed(tmp_path)
     procs = Processes()

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from arena.store import Store
 from arena.store.tokens import revoke_token
 
 from .support import RANDOM_BOT, Processes, arena_cli, stub, submit, token
 
 
+@pytest.mark.slow
 def test_a_revoked_token_still_lists_the_bots(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     alice = token(db, "alice")

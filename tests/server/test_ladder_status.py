@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from arena.v1 import arena_pb2
 
 from .support import (
@@ -26,6 +28,7 @@ IN_PLAY = re.compile(
 )
 
 
+@pytest.mark.slow
 def test_the_status_line_counts_the_match_in_play(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     log = tmp_path / "serve.log"

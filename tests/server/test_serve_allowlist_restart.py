@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import grpc
+import pytest
 
 from arena.store import Store
 from arena.store.registry import BotStatus, add_bot, change_bot
@@ -38,6 +39,7 @@ def _matches_of(client: arena_pb2_grpc.ArenaStub, name: str) -> int:
     return bot.matches
 
 
+@pytest.mark.slow
 def test_a_restart_with_a_narrower_allowlist_stops_dialling_a_stored_endpoint(
     tmp_path: Path,
 ) -> None:
@@ -111,6 +113,7 @@ def test_a_restart_with_a_narrower_allowlist_stops_dialling_a_stored_endpoint(
         procs.kill_all()
 
 
+@pytest.mark.slow
 def test_stored_bots_outside_the_allowlist_are_suspended_before_verification(
     tmp_path: Path,
 ) -> None:

@@ -4,10 +4,10 @@ that fails verification."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import grpc
+import pytest
 
 from arena.v1 import arena_pb2
 
@@ -28,6 +28,7 @@ from .support import (
 Code = grpc.StatusCode
 
 
+@pytest.mark.slow
 def test_refusals_say_what_to_do(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     alice, bob = token(db, "alice"), token(db, "bob")
@@ -76,13 +77,12 @@ def test_refusals_say_what_to_do(tmp_path: Path) -> None:
             )
             assert unknown.code() == Code.NOT_FOUND
 
-            # Outside the allowlist: refused at once, nothing stored, nothing verified.
-            # (The refusal is pure: test_serve_parts.py shows it resolves and connects
-            # nothing; this test never lets the server near a non-loopback address.)
+            # Outside the allowlist: refused, nothing stored, so nothing verified (only a
+            # stored bot is ever dialled). The refusal itself is pure: test_serve_parts.py
+            # shows it resolves and connects nothing; this test never lets the server
+            # near a non-loopback address.
             for endpoint in ("10.1.2.3:50051", "tls://10.1.2.3:50051", "[::ffff:10.1.2.3]:50051"):
-                started = time.monotonic()
                 refused = rpc_error(submit, client, bob, "probe", endpoint)
-                assert time.monotonic() - started < 1.0
                 assert refused.code() == Code.PERMISSION_DENIED
                 assert "allowlist" in (refused.details() or "")
                 assert bot_named(client, "probe") is None
@@ -137,6 +137,7 @@ def test_refusals_say_what_to_do(tmp_path: Path) -> None:
         procs.kill_all()
 
 
+@pytest.mark.slow
 def test_a_bot_that_fails_verification_is_suspended_with_the_reason(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     alice = token(db, "alice")

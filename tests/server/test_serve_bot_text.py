@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 
 from arena.cli.author_cmd import bot_line
 from arena.server.views import bot_message
@@ -80,6 +81,7 @@ def _wrong_presets(request: bot_pb2.HelloRequest, context: Any) -> bot_pb2.Hello
     )
 
 
+@pytest.mark.slow
 def test_a_bots_words_are_stored_capped_and_shown_visible_in_the_api_cli_and_log(
     tmp_path: Path,
 ) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -49,6 +50,7 @@ def _board_when(
     return rows if rows and condition(rows) else None
 
 
+@pytest.mark.slow
 def test_submit_verify_play_and_watch_the_leaderboard(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     created = arena_cli("token", "create", "alice", "--db", str(db))
@@ -161,6 +163,7 @@ def test_submit_verify_play_and_watch_the_leaderboard(tmp_path: Path) -> None:
         procs.kill_all()
 
 
+@pytest.mark.slow
 def test_a_bot_that_dies_is_suspended_and_its_owner_reactivates_it(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     alice = token(db, "alice")

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from .support import Processes, arena_cli
 
 
+@pytest.mark.slow
 def test_a_second_server_on_the_same_database_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     procs = Processes()

@@ -1,41 +1,41 @@
 """`arena serve --rest-s`: a bot rests after each ladder match before it is seated
-again, so a small ladder does not play hundreds of matches a minute."""
+again, so a small ladder does not play hundreds of matches a minute. In-process on a
+virtual clock (``virtual_ladder.py``): the bots answer at once, so every gap between two
+matches of a bot is its rest, exactly."""
 
 from __future__ import annotations
 
-import time
+import asyncio
+import itertools
 from pathlib import Path
 
-from arena.v1 import arena_pb2, arena_pb2_grpc
+import pytest
+from referee.faulty_bot import Behaviour
+from referee.scripted import run_virtual
 
-from .support import RANDOM_BOT, Processes, bot_named, stub, submit, token, wait_status, wait_until
+from .virtual_ladder import Bots, activate, ladder
 
-ARGS = ("--table-size", "2", "--deadline-ms", "500", "--placement-matches", "0")
-
-
-def _matches(client: arena_pb2_grpc.ArenaStub, name: str) -> int:
-    bot = bot_named(client, name)
-    return bot.matches if bot is not None else 0
+REST_S = 1.5
 
 
-def test_bots_rest_between_ladder_matches(tmp_path: Path) -> None:
-    db = tmp_path / "serve.db"
-    alice = token(db, "alice")
-    procs = Processes()
-    try:
-        server = procs.serve(db, *ARGS, "--rest-s", "1.5")
-        first, second = procs.bots([RANDOM_BOT], [RANDOM_BOT])
-        with stub(server.address) as client:
-            submit(client, alice, "one", first.address)
-            submit(client, alice, "two", second.address)
-            wait_status(client, "one", arena_pb2.BOT_STATUS_ACTIVE)
-            wait_status(client, "two", arena_pb2.BOT_STATUS_ACTIVE)
-            wait_until(lambda: _matches(client, "one") >= 1 or None, 20, "a first match")
-            before = _matches(client, "one")
-            time.sleep(4.0)
-            played = _matches(client, "one") - before
-            # A match between two random bots takes well under a second, so without
-            # rests this would be dozens; with 1.5 s rests, at most 4.0 / 1.5 + 1.
-            assert 1 <= played <= 3, played
-    finally:
-        procs.kill_all()
+def test_bots_rest_between_ladder_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bots = Bots(monkeypatch)
+
+    async def scenario() -> list[float]:
+        watched = ladder(tmp_path, table_size=2, placement_matches=0, rest_s=REST_S)
+        arena = watched.ladder
+        for name in ("one", "two"):
+            activate(arena, name, bots.add(Behaviour("ok"))[0])
+        running = asyncio.create_task(arena.run())
+        ends = []
+        for n in range(1, 8):
+            ends.append(await watched.until(lambda: arena.rated_matches >= n))  # noqa: B023
+        await arena.shutdown(0)
+        await running
+        return ends
+
+    ends = run_virtual(scenario())
+    # A match between two bots that answer at once takes no time: without rests there
+    # would be no gap at all; with them, each gap is the rest (not the ladder's 2 s look).
+    gaps = [b - a for a, b in itertools.pairwise(ends)]
+    assert gaps == pytest.approx([REST_S] * 6)

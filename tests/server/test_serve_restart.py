@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import grpc
+import pytest
 
 from arena.v1 import arena_pb2
 
@@ -39,6 +40,7 @@ def _counts(db: Path) -> tuple[int, int, int, int]:
         )
 
 
+@pytest.mark.slow
 def test_running_matches_are_private_and_a_restart_keeps_everything(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     flag = tmp_path / "slow"

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from .support import RANDOM_BOT, TLS_BOT, Processes, arena_cli, self_signed, token
 
 
+@pytest.mark.slow
 def test_tls_on_the_arena_port_and_to_bots(tmp_path: Path) -> None:
     cert, key = self_signed(tmp_path)
     db = tmp_path / "serve.db"
@@ -50,6 +53,7 @@ def test_tls_on_the_arena_port_and_to_bots(tmp_path: Path) -> None:
         procs.kill_all()
 
 
+@pytest.mark.slow
 def test_check_bot_checks_a_bot_that_serves_tls(tmp_path: Path) -> None:
     cert, key = self_signed(tmp_path)
     procs = Processes()

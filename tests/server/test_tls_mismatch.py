@@ -9,6 +9,7 @@ import socket
 from pathlib import Path
 
 import grpc
+import pytest
 
 from arena.policies import RandomPolicy
 from arena.referee.channels import ChannelPool
@@ -39,6 +40,7 @@ async def _hello_error(endpoint: str, roots: bytes | None = None) -> str:
         await pool.close()
 
 
+@pytest.mark.slow
 def test_tls_to_a_plain_bot_says_it_may_serve_plain_grpc() -> None:
     async def main() -> tuple[str, int]:
         server, port = await create_server(RandomPolicy, info=INFO)
@@ -55,6 +57,7 @@ def test_tls_to_a_plain_bot_says_it_may_serve_plain_grpc() -> None:
     )
 
 
+@pytest.mark.slow
 def test_an_untrusted_certificate_says_to_give_its_ca(tmp_path: Path) -> None:
     cert, key = self_signed(tmp_path)
     (tmp_path / "other").mkdir()
@@ -81,6 +84,7 @@ def test_an_untrusted_certificate_says_to_give_its_ca(tmp_path: Path) -> None:
     assert right_roots == ""
 
 
+@pytest.mark.slow
 def test_plain_grpc_to_a_tls_bot_says_to_write_tls(tmp_path: Path) -> None:
     cert, key = self_signed(tmp_path)
 
@@ -98,6 +102,7 @@ def test_plain_grpc_to_a_tls_bot_says_to_write_tls(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_server_that_speaks_http1_is_not_a_bot() -> None:
     async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.read(100)
@@ -118,6 +123,7 @@ def test_a_server_that_speaks_http1_is_not_a_bot() -> None:
     assert error == f"the server at 127.0.0.1:{port} speaks HTTP/1, not gRPC; is it an arena bot?"
 
 
+@pytest.mark.slow
 def test_nobody_there_is_still_nobody_there() -> None:
     with socket.socket() as probe:  # a port that was free a moment ago
         probe.bind(("127.0.0.1", 0))
@@ -130,6 +136,7 @@ def test_nobody_there_is_still_nobody_there() -> None:
         )
 
 
+@pytest.mark.slow
 def test_check_bot_says_the_handshake_failed() -> None:
     procs = Processes()
     try:

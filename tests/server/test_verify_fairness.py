@@ -1,40 +1,53 @@
 """One owner's slow bots cannot hold every verification slot: an owner's bots are
-verified one at a time, so another owner's bot goes through meanwhile."""
+verified one at a time, so another owner's bot goes through meanwhile. In-process on a
+virtual clock (``virtual_ladder.py``): mallory's bots take 300 ms per decision, so each
+of their verifications lasts many (virtual) seconds; alice's bot answers at once."""
 
 from __future__ import annotations
 
-import time
+import asyncio
 from pathlib import Path
 
-from arena.v1 import arena_pb2
+import pytest
+from referee.faulty_bot import Behaviour
+from referee.scripted import now, run_virtual
 
-from .support import FLAG_BOT, RANDOM_BOT, Processes, stub, submit, token, wait_status
+from arena.server.ladder import VERIFY_AT_ONCE
+from arena.store.registry import BotStatus
+
+from .virtual_ladder import Bots, ladder, status, submit
 
 
-def test_a_slow_owner_does_not_stall_the_others(tmp_path: Path) -> None:
-    db = tmp_path / "serve.db"
-    flag = tmp_path / "slow"
-    flag.touch()  # every decision of the slow bots takes 300 ms: a check game, many seconds
-    mallory, alice = token(db, "mallory"), token(db, "alice")
-    procs = Processes()
-    try:
-        server = procs.serve(db, "--table-size", "2", "--verify-games", "1")
-        slow_a, slow_b, quick = procs.bots(
-            [FLAG_BOT, "--slow-flag", str(flag), "--sleep-ms", "300"],
-            [FLAG_BOT, "--slow-flag", str(flag), "--sleep-ms", "300"],
-            [RANDOM_BOT],
+def test_a_slow_owner_does_not_stall_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bots = Bots(monkeypatch)
+    slow = Behaviour("sleep", after=0, sleep_s=0.3)
+
+    async def scenario() -> tuple[float, float, dict[str, BotStatus]]:
+        watched = ladder(tmp_path, table_size=2, verify_games=1)
+        arena = watched.ladder
+        for name in ("slow-a", "slow-b"):  # as many as there are slots, queued first
+            submit(arena, name, bots.add(slow)[0], owner="mallory")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        started = now()
+        submit(arena, "quick", bots.add(Behaviour("ok"))[0], owner="alice")
+        quick = await watched.until(lambda: status(arena, "quick") is BotStatus.ACTIVE)
+        statuses = {name: status(arena, name) for name in ("slow-a", "slow-b")}
+        first_slow = await watched.until(
+            lambda: (
+                status(arena, "slow-a") is not BotStatus.VERIFYING
+                or status(arena, "slow-b") is not BotStatus.VERIFYING
+            )
         )
-        with stub(server.address) as client:
-            submit(client, mallory, "slow-a", slow_a.address)
-            submit(client, mallory, "slow-b", slow_b.address)
-            time.sleep(0.5)  # both of mallory's are queued first
-            started = time.monotonic()
-            submit(client, alice, "quick", quick.address)
-            wait_status(client, "quick", arena_pb2.BOT_STATUS_ACTIVE)
-            waited = time.monotonic() - started
-            bots = client.ListBots(arena_pb2.ListBotsRequest(), timeout=5).bots
-            verifying = [b.name for b in bots if b.status == arena_pb2.BOT_STATUS_VERIFYING]
-    finally:
-        procs.kill_all()
-    assert "slow-a" in verifying or "slow-b" in verifying  # mallory's still going
-    assert waited < 8, f"alice's bot waited {waited:.1f} s behind mallory's"
+        await arena.shutdown(0)
+        return quick - started, first_slow - started, statuses
+
+    assert VERIFY_AT_ONCE == 2
+    waited, slow_took, statuses = run_virtual(scenario())
+    # Alice's bot was verified while both of mallory's were still being verified (one
+    # of them waits its turn behind the other and holds no slot), not after one of them.
+    assert statuses == {"slow-a": BotStatus.VERIFYING, "slow-b": BotStatus.VERIFYING}
+    assert waited < slow_took
+    assert waited == pytest.approx(0.0, abs=0.01)

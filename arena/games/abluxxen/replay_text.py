@@ -85,6 +85,8 @@ def replay_lines(
             hand = f" [my hand {_cards(state.hand_values(seat))}]"
         fault = line.get("fault")
         note = f"  FAULT {fault['kind']}: {fault['detail']} -> fallback" if fault else ""
+        if line.get("fallback") == "arena_lag":
+            note = "  ARENA LAG: the arena cut the decision short -> fallback, no strike"
         ms = f" {line['ms']:.1f} ms" if "ms" in line else ""
         yield f"#{index + 1} {names[actor]} {kind}{hand}: {from_code(code)}{ms}{note}"
         apply(state, from_code(code), actor)
