@@ -82,6 +82,31 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--tau", type=float, default=LADDER_TAU, help=f"TrueSkill dynamics (default {LADDER_TAU})"
     )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=1000,
+        help="client connections at once; more are closed at once (default 1000; never more "
+        "than half the file descriptors the process may open)",
+    )
+    parser.add_argument(
+        "--max-calls-per-address",
+        type=int,
+        default=32,
+        help="calls at once from one client address (default 32)",
+    )
+    parser.add_argument(
+        "--idle-timeout-s",
+        type=float,
+        default=60.0,
+        help="close a client connection without a call for this long (default 60)",
+    )
+    parser.add_argument(
+        "--max-connection-age-s",
+        type=float,
+        default=1800.0,
+        help="close any client connection after this long (default 1800)",
+    )
     parser.add_argument("--quiet", action="store_true", help="log warnings only")
     parser.set_defaults(run=run)
 
@@ -110,6 +135,10 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         grace_s=args.grace_s,
         rest_s=args.rest_s,
         tau=args.tau,
+        max_connections=args.max_connections,
+        max_calls_per_address=args.max_calls_per_address,
+        idle_timeout_s=args.idle_timeout_s,
+        max_connection_age_s=args.max_connection_age_s,
     )
 
 

@@ -21,6 +21,13 @@ from arena.store import Store
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .config import ServeConfig
+from .connections import (
+    AddressCalls,
+    FdLimit,
+    connection_cap,
+    raise_fd_limit,
+    server_options,
+)
 from .ladder import Ladder
 from .servicer import ArenaServicer
 
@@ -94,6 +101,33 @@ def _credentials(config: ServeConfig) -> grpc.ServerCredentials | None:
     )
 
 
+def _connection_limits(config: ServeConfig) -> tuple[FdLimit, int]:
+    """Raise the open-files limit; the client connections it leaves room for."""
+    fds = raise_fd_limit()
+    return fds, connection_cap(config.max_connections, fds.soft)
+
+
+def _log_connection_limits(config: ServeConfig, fds: FdLimit, cap: int) -> None:
+    raised = f" (raised from {fds.before})" if fds.soft != fds.before else ""
+    log.info(
+        "open files limit %d%s: at most %d client connections, closed after %g s idle",
+        fds.soft,
+        raised,
+        cap,
+        config.idle_timeout_s,
+    )
+    if cap < config.max_connections:
+        log.warning(
+            "--max-connections %d is more than this process's open files limit (%d, hard "
+            "limit %d) leaves for clients: at most %d; raise the hard limit (ulimit -Hn, "
+            "systemd LimitNOFILE=) for more",
+            config.max_connections,
+            fds.soft,
+            fds.hard,
+            cap,
+        )
+
+
 async def start_arena(config: ServeConfig) -> RunningArena:
     """Open the database, start the ladder and serve. OSError, in words that end with what
     to change, if it cannot listen (the port is taken, the host is not this machine's)."""
@@ -106,7 +140,12 @@ async def start_arena(config: ServeConfig) -> RunningArena:
         )
         roots = Path(config.bot_ca).read_bytes() if config.bot_ca else None
         ladder = Ladder(config, store, root_certificates=roots)
-        server = grpc.aio.server(options=SERVER_OPTIONS)
+        fds, cap = _connection_limits(config)
+        server = grpc.aio.server(
+            options=SERVER_OPTIONS
+            + server_options(cap, config.idle_timeout_s, config.max_connection_age_s),
+            interceptors=[AddressCalls(config.max_calls_per_address)],
+        )
         arena_pb2_grpc.add_ArenaServicer_to_server(ArenaServicer(config, store, ladder), server)
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -128,6 +167,7 @@ async def start_arena(config: ServeConfig) -> RunningArena:
         if port == 0:
             raise OSError(f"cannot listen on {address}: {CANNOT_BIND}")
         await server.start()
+        _log_connection_limits(config, fds, cap)
         for service in ("", ARENA_SERVICE):
             await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     except BaseException:

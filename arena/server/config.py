@@ -77,6 +77,16 @@ class ServeConfig:
     Keeps a small ladder from playing hundreds of matches a minute."""
     tau: float = LADDER_TAU
     """TrueSkill dynamics: small but not zero, because ladder bots change."""
+    max_connections: int = 1000
+    """Client connections open at once (never more than half the file descriptors the
+    process may open; see connections.py)."""
+    max_calls_per_address: int = 32
+    """Calls at once from one client address, over all of its connections."""
+    idle_timeout_s: float = 60.0
+    """A client connection without a call for this long is closed."""
+    max_connection_age_s: float = 1800.0
+    """A client connection is closed after this long, whatever it does (its calls get
+    up to 30 s more to end)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", preset_or_default(self.game, self.preset))
@@ -123,6 +133,10 @@ def validate(config: ServeConfig) -> None:
         raise ServeConfigError("timeouts must be positive, --grace-s and tau not negative")
     if config.rest_s < 0:
         raise ServeConfigError("--rest-s must not be negative")
+    if config.max_connections < 1 or config.max_calls_per_address < 1:
+        raise ServeConfigError("--max-connections and --max-calls-per-address must be at least 1")
+    if config.idle_timeout_s <= 0 or config.max_connection_age_s <= 0:
+        raise ServeConfigError("--idle-timeout-s and --max-connection-age-s must be positive")
     if (config.tls_cert is None) != (config.tls_key is None):
         raise ServeConfigError("give both --tls-cert and --tls-key, or neither")
     for path in (config.tls_cert, config.tls_key, config.bot_ca):
