@@ -2,7 +2,7 @@
 hot loop.
 
 Fails on a35e272: a failed write was logged as a failed match and the ladder started
-the next one at once (Hellos, then a claim that fails: about 290 attempts a second),
+the next one at once (Hellos, then a claim that fails: hundreds of attempts a second),
 health stayed SERVING, and a finished match whose commit failed was lost. (``start_arena``
 took neither a store nor a clock then; with the same store injected, the attempts grow
 without the clock moving and the kept match never reaches the database.)
