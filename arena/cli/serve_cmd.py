@@ -74,15 +74,6 @@ def register(sub: Any) -> None:
         "--grace-s", type=float, default=10.0, help="shutdown: time for running matches (10)"
     )
     parser.add_argument(
-        "--rest-s",
-        type=float,
-        default=0.0,
-        help="seconds a bot rests after each match before it is seated again (default 0)",
-    )
-    parser.add_argument(
-        "--tau", type=float, default=LADDER_TAU, help=f"TrueSkill dynamics (default {LADDER_TAU})"
-    )
-    parser.add_argument(
         "--max-connections",
         type=int,
         default=1000,
@@ -106,6 +97,15 @@ def register(sub: Any) -> None:
         type=float,
         default=1800.0,
         help="close any client connection after this long (default 1800)",
+    )
+    parser.add_argument(
+        "--rest-s",
+        type=float,
+        default=0.0,
+        help="seconds a bot rests after each match before it is seated again (default 0)",
+    )
+    parser.add_argument(
+        "--tau", type=float, default=LADDER_TAU, help=f"TrueSkill dynamics (default {LADDER_TAU})"
     )
     parser.add_argument("--quiet", action="store_true", help="log warnings only")
     parser.set_defaults(run=run)
@@ -133,12 +133,12 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         verify_games=args.verify_games,
         hello_timeout_s=args.hello_timeout_s,
         grace_s=args.grace_s,
-        rest_s=args.rest_s,
-        tau=args.tau,
         max_connections=args.max_connections,
         max_calls_per_address=args.max_calls_per_address,
         idle_timeout_s=args.idle_timeout_s,
         max_connection_age_s=args.max_connection_age_s,
+        rest_s=args.rest_s,
+        tau=args.tau,
     )
 
 

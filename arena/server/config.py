@@ -72,11 +72,6 @@ class ServeConfig:
     """How long a bot may take to answer Hello (before each match, and to verify it)."""
     grace_s: float = 10.0
     """On shutdown, how long running matches may take to finish before being abandoned."""
-    rest_s: float = 0.0
-    """Seconds a bot rests after each ladder match before it is seated again (0: none).
-    Keeps a small ladder from playing hundreds of matches a minute."""
-    tau: float = LADDER_TAU
-    """TrueSkill dynamics: small but not zero, because ladder bots change."""
     max_connections: int = 1000
     """Client connections open at once (never more than half the file descriptors the
     process may open; see connections.py)."""
@@ -87,6 +82,11 @@ class ServeConfig:
     max_connection_age_s: float = 1800.0
     """A client connection is closed after this long, whatever it does (its calls get
     up to 30 s more to end)."""
+    rest_s: float = 0.0
+    """Seconds a bot rests after each ladder match before it is seated again (0: none).
+    Keeps a small ladder from playing hundreds of matches a minute."""
+    tau: float = LADDER_TAU
+    """TrueSkill dynamics: small but not zero, because ladder bots change."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", preset_or_default(self.game, self.preset))
@@ -131,12 +131,12 @@ def validate(config: ServeConfig) -> None:
             raise ServeConfigError(f"--{key.replace('_', '-')} must not be negative")
     if config.hello_timeout_s <= 0 or config.grace_s < 0 or config.tau < 0:
         raise ServeConfigError("timeouts must be positive, --grace-s and tau not negative")
-    if config.rest_s < 0:
-        raise ServeConfigError("--rest-s must not be negative")
     if config.max_connections < 1 or config.max_calls_per_address < 1:
         raise ServeConfigError("--max-connections and --max-calls-per-address must be at least 1")
     if config.idle_timeout_s <= 0 or config.max_connection_age_s <= 0:
         raise ServeConfigError("--idle-timeout-s and --max-connection-age-s must be positive")
+    if config.rest_s < 0:
+        raise ServeConfigError("--rest-s must not be negative")
     if (config.tls_cert is None) != (config.tls_key is None):
         raise ServeConfigError("give both --tls-cert and --tls-key, or neither")
     for path in (config.tls_cert, config.tls_key, config.bot_ca):
