@@ -95,6 +95,31 @@ def register(sub: Any) -> None:
         "--grace-s", type=float, default=10.0, help="shutdown: time for running matches (10)"
     )
     parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=1000,
+        help="client connections at once; more are closed at once (default 1000; never more "
+        "than half the file descriptors the process may open)",
+    )
+    parser.add_argument(
+        "--max-calls-per-address",
+        type=int,
+        default=32,
+        help="calls at once from one client address (default 32)",
+    )
+    parser.add_argument(
+        "--idle-timeout-s",
+        type=float,
+        default=60.0,
+        help="close a client connection without a call for this long (default 60)",
+    )
+    parser.add_argument(
+        "--max-connection-age-s",
+        type=float,
+        default=1800.0,
+        help="close any client connection after this long (default 1800)",
+    )
+    parser.add_argument(
         "--rest-s",
         type=float,
         default=0.0,
@@ -131,6 +156,10 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         verify_games=args.verify_games,
         hello_timeout_s=args.hello_timeout_s,
         grace_s=args.grace_s,
+        max_connections=args.max_connections,
+        max_calls_per_address=args.max_calls_per_address,
+        idle_timeout_s=args.idle_timeout_s,
+        max_connection_age_s=args.max_connection_age_s,
         rest_s=args.rest_s,
         tau=args.tau,
     )

@@ -11,6 +11,10 @@ store (``held_matches``) until it can be rated, so a resumed league rates it as 
 rather than dealing the same deal to the same bots again; only matches cut short by the
 kill are played again (match ids come from the league and the index, never the seed, so
 nothing is ever counted twice).
+
+A database that cannot be written (a full disk: ``arena.store.unwritable``) stops the
+league the same way, with a LeagueError that says so and what to do: whatever could not
+be written is played again, with the same deal, when the same command runs again.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import json
 import logging
 import random
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +33,7 @@ from dataclasses import dataclass, field
 from arena.referee import MatchSpec, run_match
 from arena.store import Store, StoreError
 from arena.store.sqlite import HeldMatch, MatchRow
+from arena.store.unwritable import write_fault
 
 from .commit import Standings, rate_and_record
 from .config import LeagueConfig, LeagueConfigError
@@ -371,9 +377,12 @@ class _LeagueRun:
         return f"{best} ({skills[best].conservative:.1f})"
 
     def _check_failures(self) -> None:
-        """Stop the league if a match failed unexpectedly."""
+        """Stop the league if a match failed unexpectedly (or could not be written)."""
         if self.failures:
             error = self.failures[0]
+            cannot_write = unwritable(error, self.store, self.committed.count)
+            if cannot_write is not None:
+                raise cannot_write from error
             log.error("a match failed unexpectedly", exc_info=error)
             raise LeagueError(
                 "a match failed unexpectedly: an error of the arena, not of a bot (its "
@@ -397,6 +406,19 @@ class _LeagueRun:
             self.progress.close()
 
 
+def unwritable(error: BaseException, store: Store, committed: int) -> LeagueError | None:
+    """The LeagueError of a database that cannot be written (saying what to do), if
+    that is what ``error`` is."""
+    fault = write_fault(error, store.path)
+    if fault is None:
+        return None
+    return LeagueError(
+        f"stopped: cannot write the database ({fault.why}); {fault.advice}, then run the "
+        f"same command again to resume: the {committed} match(es) committed are kept, and "
+        "any match whose result could not be written is played again with the same deal"
+    )
+
+
 async def run_league(
     config: LeagueConfig,
     store: Store,
@@ -405,6 +427,23 @@ async def run_league(
     on_commit: Callable[[int], None] | None = None,
 ) -> LeagueSummary:
     """Run (or resume) a league to its end."""
+    try:
+        return await _run_league(config, store, progress=progress, on_commit=on_commit)
+    except sqlite3.OperationalError as error:  # a write outside a match's task
+        committed = len(store.finished_indices(config.league_id))
+        cannot_write = unwritable(error, store, committed)
+        if cannot_write is None:
+            raise
+        raise cannot_write from error
+
+
+async def _run_league(
+    config: LeagueConfig,
+    store: Store,
+    *,
+    progress: Progress | None,
+    on_commit: Callable[[int], None] | None,
+) -> LeagueSummary:
     _claim(store, config.league_id)
     model = rating_model(config)
     stored = store.league(config.league_id)

@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,10 +19,18 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from arena.sdk.server import listen_problem
-from arena.store import Store
+from arena.store import Store, StoreError
+from arena.store.unwritable import write_fault
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .config import ServeConfig
+from .connections import (
+    AddressCalls,
+    FdLimit,
+    connection_cap,
+    raise_fd_limit,
+    server_options,
+)
 from .errors import PlainErrors
 from .ladder import Ladder
 from .servicer import ArenaServicer
@@ -95,10 +105,45 @@ def _credentials(config: ServeConfig) -> grpc.ServerCredentials | None:
     )
 
 
-async def start_arena(config: ServeConfig) -> RunningArena:
-    """Open the database, start the ladder and serve. OSError, in words that end with what
-    to change, if it cannot listen (the port is taken, the host is not this machine's)."""
-    store = Store(config.db)
+def _connection_limits(config: ServeConfig) -> tuple[FdLimit, int]:
+    """Raise the open-files limit; the client connections it leaves room for."""
+    fds = raise_fd_limit()
+    return fds, connection_cap(config.max_connections, fds.soft)
+
+
+def _log_connection_limits(config: ServeConfig, fds: FdLimit, cap: int) -> None:
+    raised = f" (raised from {fds.before})" if fds.soft != fds.before else ""
+    log.info(
+        "open files limit %d%s: at most %d client connections, closed after %g s idle",
+        fds.soft,
+        raised,
+        cap,
+        config.idle_timeout_s,
+    )
+    if cap < config.max_connections:
+        log.warning(
+            "--max-connections %d is more than this process's open files limit (%d, hard "
+            "limit %d) leaves for clients: at most %d; raise the hard limit (ulimit -Hn, "
+            "systemd LimitNOFILE=) for more",
+            config.max_connections,
+            fds.soft,
+            fds.hard,
+            cap,
+        )
+
+
+async def start_arena(
+    config: ServeConfig,
+    *,
+    store: Store | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> RunningArena:
+    """Open the database (or take ``store``, opened on ``config.db``), start the ladder
+    and serve. OSError, in words that end with what to change, if it cannot listen (the
+    port is taken, the host is not this machine's); StoreError if the database cannot be
+    written. ``clock`` paces the ladder's retries of a database it cannot write."""
+    if store is None:
+        store = Store(config.db)
     try:
         store.claim(
             "serve",
@@ -106,8 +151,19 @@ async def start_arena(config: ServeConfig) -> RunningArena:
             "this one another --db",
         )
         roots = Path(config.bot_ca).read_bytes() if config.bot_ca else None
-        ladder = Ladder(config, store, root_certificates=roots)
-        server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=[PlainErrors()])
+        try:
+            ladder = Ladder(config, store, root_certificates=roots, clock=clock)
+        except sqlite3.OperationalError as error:  # its first write: the ladder's row
+            fault = write_fault(error, store.path)
+            if fault is None:
+                raise
+            raise StoreError(f"cannot write the database ({fault.why}); {fault.advice}") from None
+        fds, cap = _connection_limits(config)
+        server = grpc.aio.server(
+            options=SERVER_OPTIONS
+            + server_options(cap, config.idle_timeout_s, config.max_connection_age_s),
+            interceptors=[PlainErrors(), AddressCalls(config.max_calls_per_address)],
+        )
         arena_pb2_grpc.add_ArenaServicer_to_server(ArenaServicer(config, store, ladder), server)
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -129,8 +185,19 @@ async def start_arena(config: ServeConfig) -> RunningArena:
         if port == 0:
             raise OSError(f"cannot listen on {address}: {CANNOT_BIND}")
         await server.start()
-        for service in ("", ARENA_SERVICE):
-            await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+        _log_connection_limits(config, fds, cap)
+
+        async def report_health(serving: bool) -> None:
+            # NOT_SERVING while the database cannot be written (the ladder's status says
+            # why); ignored once shutdown has begun.
+            status = health_pb2.HealthCheckResponse.SERVING
+            if not serving:
+                status = health_pb2.HealthCheckResponse.NOT_SERVING
+            for service in ("", ARENA_SERVICE):
+                await health_servicer.set(service, status)
+
+        await report_health(True)
+        ladder.report_health = report_health
     except BaseException:
         store.close()
         raise

@@ -79,6 +79,16 @@ class ServeConfig:
     """How long a bot may take to answer Hello (before each match, and to verify it)."""
     grace_s: float = 10.0
     """On shutdown, how long running matches may take to finish before being abandoned."""
+    max_connections: int = 1000
+    """Client connections open at once (never more than half the file descriptors the
+    process may open; see connections.py)."""
+    max_calls_per_address: int = 32
+    """Calls at once from one client address, over all of its connections."""
+    idle_timeout_s: float = 60.0
+    """A client connection without a call for this long is closed."""
+    max_connection_age_s: float = 1800.0
+    """A client connection is closed after this long, whatever it does (its calls get
+    up to 30 s more to end)."""
     rest_s: float = 0.0
     """Seconds a bot rests after each ladder match before it is seated again (0: none).
     Keeps a small ladder from playing hundreds of matches a minute."""
@@ -135,6 +145,10 @@ def validate(config: ServeConfig) -> None:
             raise ServeConfigError(f"--{key.replace('_', '-')} must not be negative")
     if config.hello_timeout_s <= 0 or config.grace_s < 0 or config.tau < 0:
         raise ServeConfigError("timeouts must be positive, --grace-s and tau not negative")
+    if config.max_connections < 1 or config.max_calls_per_address < 1:
+        raise ServeConfigError("--max-connections and --max-calls-per-address must be at least 1")
+    if config.idle_timeout_s <= 0 or config.max_connection_age_s <= 0:
+        raise ServeConfigError("--idle-timeout-s and --max-connection-age-s must be positive")
     if config.rest_s < 0:
         raise ServeConfigError("--rest-s must not be negative")
     if (config.tls_cert is None) != (config.tls_key is None):

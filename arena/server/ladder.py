@@ -17,6 +17,18 @@ starts, before it is verified, and before it is seated.
 
 Whatever a bot says (its Hello, its errors, its faults' details) is stored as given, cut
 to a length (``arena.text.capped``), and shown only through ``arena.text.shown``.
+
+A database that cannot be written (a full disk, a read-only file, another process
+holding it: ``arena.store.unwritable``) pauses the ladder instead of failing each match
+in turn: no match starts, the health service says NOT_SERVING, the status line says
+why, and the log says what to do (once when it starts, then once per
+``STORE_LOG_EVERY_S``). Every write that failed or came after (a finished match with
+its ratings, a bot's placement or failure count, a verification's verdict) is kept in
+memory, in order, and written once the database can be written again; the ladder
+checks that with the first kept write (or a probe) after a wait that doubles from
+``STORE_RETRY_S`` up to ``STORE_RETRY_MAX_S``, on its clock, then resumes by itself.
+Matches already in play go on and their results are kept the same way; only a shutdown
+while the database still cannot be written loses them (the log names them).
 """
 
 from __future__ import annotations
@@ -25,9 +37,12 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import sqlite3
 import time
-from collections import Counter
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final
 
 from arena.league.commit import Standings, rate_and_record
@@ -48,6 +63,8 @@ from arena.store.registry import (
     get_bot,
     list_bots,
 )
+from arena.store.sqlite import HeldMatch
+from arena.store.unwritable import WriteFault, write_fault
 from arena.text import capped
 
 from .allowlist import Allowlist
@@ -63,6 +80,12 @@ VERIFY_AT_ONCE: Final = 2
 """Verifications running at the same time (each plays a few games)."""
 MAX_REPLY_BYTES: Final = 4096
 """Bot replies larger than this are OVERSIZED faults (as in leagues)."""
+STORE_RETRY_S: Final = 1.0
+"""First wait before writing again to a database that could not be written."""
+STORE_RETRY_MAX_S: Final = 60.0
+"""The wait doubles after each failed attempt, up to this."""
+STORE_LOG_EVERY_S: Final = 60.0
+"""While the database cannot be written, the log says so at most this often."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +100,65 @@ class RunningMatch:
     """Unix seconds."""
 
 
+@dataclass(slots=True)
+class StorePause:
+    """The ladder paused because its database cannot be written."""
+
+    fault: WriteFault
+    """Why (from the last failed write)."""
+    since: float
+    """Clock time of the first failed write."""
+    wait_s: float
+    """The wait before the next attempt (doubling)."""
+    retry_at: float
+    """Clock time of the next attempt."""
+    logged_at: float
+    """Clock time of the last log line about it."""
+    attempts: int = 1
+    """Writes tried since it began (each one transaction)."""
+
+
+Write = Callable[[], object]
+"""One store write: a single transaction (run again from the start if it fails)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeptWrite:
+    """A write waiting for the database."""
+
+    what: str
+    """What it writes, for the log."""
+    write: Write
+    """The write."""
+    match_id: str = ""
+    """The finished match it commits, if it does."""
+
+
 class Ladder:
     """The verifier and the match loop."""
 
     def __init__(
-        self, config: ServeConfig, store: Store, *, root_certificates: bytes | None = None
+        self,
+        config: ServeConfig,
+        store: Store,
+        *,
+        root_certificates: bytes | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config
         self.store = store
+        self.clock = clock
+        """Seconds, for the retries of a database that cannot be written (tests give a
+        clock of their own)."""
+        self.report_health: Callable[[bool], Awaitable[None]] | None = None
+        """Told (awaited) whenever the ladder starts or stops being able to serve: False
+        while its database cannot be written (``arena serve`` sets the health service)."""
+        self._health_reported = True
+        self._pause: StorePause | None = None
+        self._unwritten: deque[KeptWrite] = deque()
+        """Writes waiting for the database, oldest first."""
+        self._suspended_here: set[tuple[str, str]] = set()
+        """Bots (name, endpoint) this run suspended for an endpoint it does not allow."""
         self._roots = root_certificates
         self.pool = ChannelPool(root_certificates=root_certificates)
         self.allowlist = Allowlist(config.allow)
@@ -137,6 +211,124 @@ class Ladder:
         """Make the scheduler look at the bots again now."""
         self._wake.set()
 
+    @property
+    def store_problem(self) -> str | None:
+        """Why the database cannot be written now (SQLite's words, nothing about the
+        host), or None if it can."""
+        return None if self._pause is None else self._pause.fault.why
+
+    @property
+    def kept_matches(self) -> int:
+        """Finished matches kept in memory until the database can be written."""
+        return sum(1 for kept in self._unwritten if kept.match_id)
+
+    # ------------------------------------------ a database that cannot be written
+
+    def _write(self, write: Write, what: str, *, match_id: str = "") -> None:
+        """Run ``write`` now; or, while the database cannot be written (or earlier
+        writes still wait), keep it to run after them."""
+        kept = KeptWrite(what, write, match_id)
+        if self._pause is None and not self._unwritten:
+            try:
+                write()
+                return
+            except sqlite3.OperationalError as error:
+                fault = write_fault(error, self.store.path)
+                if fault is None:
+                    raise
+                self._unwritten.append(kept)
+                self._store_failed(fault)
+                return
+        self._unwritten.append(kept)
+
+    def _store_failed(self, fault: WriteFault) -> None:
+        """A write failed: pause (or stay paused), wait longer before the next attempt,
+        and say so in the log when it starts, then once per STORE_LOG_EVERY_S."""
+        now = self.clock()
+        pause = self._pause
+        if pause is None:
+            self._pause = StorePause(fault, now, STORE_RETRY_S, now + STORE_RETRY_S, now)
+            log.error(
+                "ladder paused: cannot write the database (%s); %s. No match starts until "
+                "it can be written; %d finished match(es) and %d other change(s) are kept "
+                "in memory and written then, and the ladder resumes by itself (the next "
+                "attempt in %g s). Stopping the arena before then loses what is kept.",
+                fault.why,
+                fault.advice,
+                self.kept_matches,
+                len(self._unwritten) - self.kept_matches,
+                STORE_RETRY_S,
+            )
+        else:
+            pause.fault = fault
+            pause.attempts += 1
+            pause.wait_s = min(pause.wait_s * 2, STORE_RETRY_MAX_S)
+            pause.retry_at = now + pause.wait_s
+            if now - pause.logged_at >= STORE_LOG_EVERY_S:
+                pause.logged_at = now
+                log.warning(
+                    "ladder still paused after %.0f s: cannot write the database (%s); %s. "
+                    "%d finished match(es) kept in memory; next attempt in %g s",
+                    now - pause.since,
+                    fault.why,
+                    fault.advice,
+                    self.kept_matches,
+                    pause.wait_s,
+                )
+        self.wake()
+
+    def _retry_writes(self) -> None:
+        """Write what was kept, oldest first, stopping at the first failure; with
+        nothing kept, a probe write. Resume if everything was written."""
+        pause = self._pause
+        assert pause is not None
+        try:
+            if not self._unwritten:
+                self._probe()
+            while self._unwritten:
+                kept = self._unwritten[0]
+                try:
+                    kept.write()
+                except sqlite3.OperationalError as error:
+                    if write_fault(error, self.store.path) is not None:
+                        raise
+                    log.exception("writing %s failed; it is dropped", kept.what)
+                except Exception:  # a bug, not the disk: say so, go on with the rest
+                    log.exception("writing %s failed; it is dropped", kept.what)
+                self._unwritten.popleft()
+        except sqlite3.OperationalError as error:
+            fault = write_fault(error, self.store.path)
+            if fault is None:  # only the probe gets here with another error: a bug
+                log.exception("the ladder's probe write failed")
+                fault = WriteFault(str(error), f"check {self.store.path}")
+            self._store_failed(fault)
+            return
+        self._pause = None
+        log.warning(
+            "ladder resumed: the database can be written again after %.0f s; what was "
+            "kept is written (%d attempt(s))",
+            self.clock() - pause.since,
+            pause.attempts + 1,
+        )
+        self.wake()
+
+    def _probe(self) -> None:
+        """A write that changes nothing in the end (a value changed and put back in one
+        transaction), to learn whether the database can be written."""
+        with self.store.transaction() as db:
+            for sql in (
+                "UPDATE leagues SET status = status || '.' WHERE id = ?",
+                "UPDATE leagues SET status = substr(status, 1, length(status) - 1) WHERE id = ?",
+            ):
+                db.execute(sql, (self.config.league_id,))
+
+    async def _report_health(self) -> None:
+        """Tell ``report_health`` when the ladder starts or stops being able to serve."""
+        serving = self._pause is None
+        if serving != self._health_reported and self.report_health is not None:
+            self._health_reported = serving
+            await self.report_health(serving)
+
     # ------------------------------------------------------------- the loop
 
     async def run(self) -> None:
@@ -151,12 +343,16 @@ class Ladder:
                 self.verify(entry.name)
         while not self._stopping:
             self._wake.clear()
+            pause = self._pause
+            if pause is not None and self.clock() >= pause.retry_at:
+                self._retry_writes()
             try:
                 self._start_matches()
             except Exception:  # a bug (or a database error): log it, keep serving, retry
                 log.exception("the ladder could not schedule matches")
             self._looked = True
             self._refresh_status()
+            await self._report_health()
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self._next_look_s()):
                     await self._wake.wait()
@@ -164,9 +360,12 @@ class Ladder:
 
     def _next_look_s(self) -> float:
         """Seconds until the scheduler looks again unless woken: at the latest when the
-        first resting bot may play again."""
+        first resting bot may play again, or when the paused ladder tries its database
+        again."""
         now = asyncio.get_running_loop().time()
         ends = [t - now for t in self._rests_until.values() if t > now]
+        if self._pause is not None:
+            ends.append(max(self._pause.retry_at - self.clock(), 0.0))
         return min([IDLE_POLL_S, *ends])
 
     def _start_matches(self) -> None:
@@ -177,6 +376,8 @@ class Ladder:
             if b.status is BotStatus.ACTIVE and not self._suspend_if_not_allowed(b)
         ]
         self.active_bots = len(active)
+        if self._pause is not None:
+            return  # the database cannot be written: no match starts
         by_name = {b.name: b for b in active}
         now = asyncio.get_running_loop().time()
         self._rests_until = {n: t for n, t in self._rests_until.items() if t > now}
@@ -207,6 +408,12 @@ class Ladder:
         if self.allowlist.refusal(bot.endpoint) is None:
             return False
         self.cancel_verification(bot.name)
+        if (bot.name, bot.endpoint) not in self._suspended_here:  # once, even if kept
+            self._suspended_here.add((bot.name, bot.endpoint))
+            self._write(partial(self._suspend_not_allowed, bot), f"suspending bot {bot.name}")
+        return True
+
+    def _suspend_not_allowed(self, bot: BotEntry) -> None:
         change_bot(
             self.store,
             bot.name,
@@ -223,7 +430,6 @@ class Ladder:
             capped(bot.endpoint, MAX_REASON),
             self.allowlist.text,
         )
-        return True
 
     @property
     def status(self) -> str:
@@ -242,6 +448,14 @@ class Ladder:
             kind = status
         elif not self._looked:
             status = kind = "starting"
+        elif self._pause is not None:
+            kept = self.kept_matches
+            status = (
+                f"paused: the arena cannot write its database ({self._pause.fault.why}); "
+                "no match starts until it can, then the ladder resumes by itself; "
+                f"{kept} finished match(es) kept until then, {len(self.running)} in play"
+            )
+            kind = "paused"  # logged by _store_failed, with what to do
         elif active < size:
             status = (
                 f"waiting: {active} active bot(s), a table needs {size}; matches start when "
@@ -261,7 +475,8 @@ class Ladder:
         status, kind = self._status()
         if kind != self._logged_status:
             self._logged_status = kind
-            log.info("ladder %s", status)
+            if kind != "paused":
+                log.info("ladder %s", status)
 
     # ------------------------------------------------------------ a match
 
@@ -287,10 +502,20 @@ class Ladder:
                 if a.error
             ]
             for bot, error in down:
-                self._count_failure(bot, f"unreachable before a match: {error}")
-            if down:
+                self._write(
+                    partial(self._count_failure, bot, f"unreachable before a match: {error}"),
+                    f"bot {bot.name}'s failure count",
+                )
+            if down or self._pause is not None:
+                return  # (paused meanwhile: no match starts)
+            try:
+                index = claim_match_index(self.store, self.config.league_id)
+            except sqlite3.OperationalError as error:
+                fault = write_fault(error, self.store.path)
+                if fault is None:
+                    raise
+                self._store_failed(fault)
                 return
-            index = claim_match_index(self.store, self.config.league_id)
             current = match_id(self.config.league_id, index)
             seed = secrets.randbits(63)
             self.running[current] = RunningMatch(current, names, time.time())
@@ -336,17 +561,22 @@ class Ladder:
             seed=seed,
             game_json=self._game_json,
         )
-        rate_and_record(self.store, self.standings, finished)
-        self.rated_matches += 1
-        log.info(
-            "match %s: %s",
-            outcome.match_id,
-            "  ".join(
-                f"{s.name}#{s.rank}{' forfeited' if s.forfeited else ''}" for s in outcome.seats
-            ),
+        self._write(
+            partial(self._record, finished),
+            f"match {outcome.match_id}",
+            match_id=outcome.match_id,
         )
         for bot, seat in zip(table, outcome.seats, strict=True):
-            self._after_match(bot, seat, outcome.match_id)
+            self._write(
+                partial(self._after_match, bot, seat, outcome.match_id),
+                f"bot {bot.name} after match {outcome.match_id}",
+            )
+
+    def _record(self, finished: HeldMatch) -> None:
+        """Rate a finished match and commit it with the ratings (one transaction)."""
+        rate_and_record(self.store, self.standings, finished)
+        self.rated_matches += 1
+        log.info("match %s: %s", finished.match.id, _seats_text(finished))
 
     def _still_same(self, bot: BotEntry) -> BotEntry | None:
         """The bot now, if it is still active at the endpoint it had (a match says
@@ -429,10 +659,16 @@ class Ladder:
         # slow bots queue behind each other instead of holding every slot.
         turn = self._owner_turns.setdefault(bot.owner, asyncio.Lock())
         async with turn, self._verify_slots:
-            change_bot(
-                self.store,
-                name,
-                status_reason=f"verifying: Hello, then {config.verify_games} conformance game(s)",
+            self._write(
+                partial(
+                    change_bot,
+                    self.store,
+                    name,
+                    status_reason=(
+                        f"verifying: Hello, then {config.verify_games} conformance game(s)"
+                    ),
+                ),
+                f"bot {name} being verified",
             )
             try:
                 verdict = await verify_bot(
@@ -453,11 +689,27 @@ class Ladder:
                 verdict_ok, reason, version = verdict.ok, verdict.reason, verdict.version
         # The bot's own words (its Hello, its errors): capped before the store.
         reason, version = capped(reason, MAX_REASON), capped(version, MAX_VERSION)
-        now = get_bot(self.store, name)
-        if now is None or now.status is not BotStatus.VERIFYING or now.endpoint != bot.endpoint:
+        if self._still_verifying(bot) is None:
             return  # retired or changed meanwhile; a newer verification decides
         if verdict_ok:
             await self._fresh_channel(bot.endpoint)
+        self._write(
+            partial(self._settle, bot, verdict_ok, reason, version), f"bot {name}'s verification"
+        )
+
+    def _still_verifying(self, bot: BotEntry) -> BotEntry | None:
+        """The bot now, if it is still being verified at the endpoint it had."""
+        now = get_bot(self.store, bot.name)
+        if now is None or now.status is not BotStatus.VERIFYING or now.endpoint != bot.endpoint:
+            return None
+        return now
+
+    def _settle(self, bot: BotEntry, verdict_ok: bool, reason: str, version: str) -> None:
+        """Store a verification's verdict (unless the bot changed meanwhile)."""
+        name, config = bot.name, self.config
+        if self._still_verifying(bot) is None:
+            return
+        if verdict_ok:
             change_bot(
                 self.store,
                 name,
@@ -512,4 +764,20 @@ class Ladder:
             if abandoned and unfinished:
                 log.warning("abandoned unfinished match(es), unrated: %s", ", ".join(abandoned))
         await asyncio.gather(*verifying, return_exceptions=True)
+        if self._pause is not None:
+            self._retry_writes()  # a last attempt: what is still kept now is lost
+        if self._unwritten:
+            log.error(
+                "stopped with the database still not writable: %d change(s) kept in memory "
+                "are lost, among them the finished match(es) %s",
+                len(self._unwritten),
+                ", ".join(k.match_id for k in self._unwritten if k.match_id) or "(none)",
+            )
         await self.pool.close()
+
+
+def _seats_text(finished: HeldMatch) -> str:
+    """``name#rank`` by seat, ``forfeited`` marked."""
+    return "  ".join(
+        f"{s.bot}#{s.rank}{' forfeited' if s.forfeited else ''}" for s in finished.match.seats
+    )

@@ -88,6 +88,13 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
                 "the arena is shutting down and takes no changes; try again once it is "
                 "back (a restart keeps every bot)",
             )
+        if (problem := self.ladder.store_problem) is not None:
+            await abort(
+                context,
+                Code.UNAVAILABLE,
+                f"the arena cannot write its database now ({problem}) and takes no changes; "
+                "its organizer is told in its log; try again later",
+            )
         wait_s = self.limiter.acquire(owner)
         if wait_s:
             await abort(
