@@ -28,3 +28,8 @@ def assert_plain(message: object, *, where: str = "") -> None:
     assert " " in text, f"{where}: the message is not words: {message!r}"
     found = _NOT_PLAIN.search(text)
     assert found is None, f"{where}: {found[0]!r} in the message {message!r}"
+
+
+NAME: Final = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+"""The documented rule of every name (bots, leagues): 1-40 letters, digits, '_', '.' or
+'-', and nothing else (use with ``fullmatch``)."""

@@ -14,6 +14,11 @@ ShadowTake = Literal["whole_stack", "any_subset"]
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
 DEFAULT_MAX_TURNS: Final = 500
+MAX_MAX_TURNS: Final = 2**31 - 1
+"""The most ``max_turns`` can be: the largest value of its int32 field in MatchStart."""
+MAX_DEALS: Final = 100
+"""Deals in one match at most: a deal's record is about 20 KB, and a match's whole record
+travels in one MatchOver message (a few MB at most); more deals is what a league is for."""
 
 
 class InvalidOptionsError(GameOptionsError):
@@ -55,10 +60,11 @@ class RuleOptions:
         if (
             not isinstance(self.max_turns, int)
             or isinstance(self.max_turns, bool)
-            or self.max_turns <= 0
+            or not 0 < self.max_turns <= MAX_MAX_TURNS
         ):
             raise InvalidOptionsError(
-                f"option max_turns={self.max_turns!r} is not allowed; it must be a positive integer"
+                f"option max_turns={self.max_turns!r} is not allowed; it must be a positive "
+                f"integer (at most {MAX_MAX_TURNS})"
             )
 
     def to_json(self) -> dict[str, Any]:
@@ -129,9 +135,14 @@ class GameConfig:
                 f"players={self.players!r} is not allowed; Abluxxen is played by "
                 f"{MIN_PLAYERS} to {MAX_PLAYERS} players"
             )
-        if not isinstance(self.deals, int) or isinstance(self.deals, bool) or self.deals < 1:
+        if (
+            not isinstance(self.deals, int)
+            or isinstance(self.deals, bool)
+            or not 1 <= self.deals <= MAX_DEALS
+        ):
             raise InvalidOptionsError(
-                f"deals={self.deals!r} is not allowed; a match has at least one deal"
+                f"deals={self.deals!r} is not allowed; a match has at least one deal and at "
+                f"most {MAX_DEALS}"
             )
         if not isinstance(self.options, RuleOptions):
             raise InvalidOptionsError("options must be a RuleOptions")
