@@ -6,7 +6,6 @@ run, or a LeagueConfigError in plain words."""
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import fields
 from pathlib import Path
@@ -22,12 +21,9 @@ from arena.league.config import (
     build_config,
     load_toml,
 )
-from arena.league.rating import Skill, quality, rate
-from arena.league.runner import rating_model
-from arena.referee.channels import parse_endpoint
-from arena.v1 import bot_pb2
 
-from .plain import FUZZ, NAME, assert_plain
+from .leagues import assert_runnable
+from .plain import FUZZ, assert_plain
 
 SETTINGS = sorted(f.name for f in fields(LeagueConfig) if f.name != "bots")
 HUGE = st.sampled_from([2**31 - 1, 2**31, 2**63, 10**30, -(2**63), -1, 0])
@@ -124,44 +120,6 @@ def overrides(draw: st.DrawFn) -> dict[str, Any]:
             out[key] = draw(INTS if "int" in kind else FLOATS if kind == "float" else STRINGS)
     out["bots"] = []
     return out
-
-
-def assert_runnable(config: LeagueConfig) -> None:
-    """What a league does with its settings before and while it plays works."""
-    game = config.game_plugin
-    game_config = config.game_config()
-    start = bot_pb2.MatchStart(  # ValueError if a limit does not fit the message
-        match_id=f"{config.league_id}/000000",
-        players=config.table_size,
-        deadline_ms=config.deadline_ms,
-        time_bank_ms=config.time_bank_ms,
-        max_strikes=config.max_strikes,
-    )
-    game.wire.fill_start(start, game_config)
-    assert game.players_of(game_config) == config.table_size
-    for value in (config.tau, config.until_sigma, config.draw_probability):
-        assert math.isfinite(value), config
-    if config.name:
-        assert NAME.fullmatch(config.name), config.name
-    assert len(config.bots) >= config.table_size
-    for bot in config.bots:
-        assert NAME.fullmatch(bot.name), bot.name
-        assert [bot.endpoint, bot.command, bot.builtin].count(None) == 2, bot
-        assert isinstance(bot.target, str)
-        assert bot.target
-        if bot.endpoint is not None:
-            parse_endpoint(bot.endpoint)
-        if bot.builtin is not None:
-            assert bot.builtin in game.policies
-    json.dumps(config.to_json())
-    json.dumps(config.identity())
-    model = rating_model(config)
-    skills = [Skill(25.0, 25.0 / 3)] * config.table_size
-    ranks = list(range(1, config.table_size + 1))
-    for skill in rate(model, skills, ranks):
-        assert math.isfinite(skill.mu)
-        assert math.isfinite(skill.sigma)
-    assert math.isfinite(quality(model, skills))
 
 
 def _check(file: dict[str, Any], flags: dict[str, Any]) -> None:
