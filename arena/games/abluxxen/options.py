@@ -21,6 +21,19 @@ MAX_DEALS: Final = 100
 travels in one MatchOver message (a few MB at most); more deals is what a league is for."""
 
 
+def json_kind(value: object) -> str:
+    """What a JSON value is, in words: ``a list``, ``null``, ``the number 3`` ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}"
+    return "a list" if isinstance(value, list) else "an object"
+
+
 class InvalidOptionsError(GameOptionsError):
     """Rule options or a match configuration that the rules do not allow (the Game
     interface's error, so callers above the games catch it without naming this one)."""
@@ -74,6 +87,10 @@ class RuleOptions:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RuleOptions:
         """Options from a JSON object; unknown keys are an error."""
+        if not isinstance(data, dict):
+            raise InvalidOptionsError(
+                f"the rule options must be a JSON object, not {json_kind(data)}"
+            )
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -146,6 +163,8 @@ class GameConfig:
             )
         if not isinstance(self.options, RuleOptions):
             raise InvalidOptionsError("options must be a RuleOptions")
+        if not isinstance(self.duplicate, bool):
+            raise InvalidOptionsError(f"duplicate={self.duplicate!r} is not allowed; true or false")
 
     @property
     def duel(self) -> bool:
@@ -175,6 +194,10 @@ class GameConfig:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameConfig:
         """A configuration from its JSON object."""
+        if not isinstance(data, dict):
+            raise InvalidOptionsError(
+                f"a match configuration must be a JSON object, not {json_kind(data)}"
+            )
         unknown = sorted(set(data) - {"players", "options", "deals", "duplicate"})
         if unknown:
             raise InvalidOptionsError(f"unknown configuration key(s) {', '.join(unknown)}")
