@@ -55,7 +55,7 @@ def _assert_entrant(spec: EntrantSpec, text: str) -> None:
         assert 1 <= port <= 65535
 
 
-@settings(FUZZ, max_examples=500)
+@settings(FUZZ, max_examples=300)
 @given(text=SPECS)
 def test_any_bot_spec_is_an_entrant_or_refused(text: str) -> None:
     try:

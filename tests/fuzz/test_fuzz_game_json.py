@@ -44,7 +44,7 @@ def _assert_config(config: Any) -> None:
     GAME.wire.fill_start(bot_pb2.MatchStart(), config)
 
 
-@settings(FUZZ, max_examples=300)
+@settings(FUZZ, max_examples=200)
 @given(
     data=st.one_of(
         st.sampled_from([s["config"] for s in _states()]).flatmap(mutated),
@@ -60,7 +60,7 @@ def test_configurations(data: Any) -> None:
     _assert_config(config)
 
 
-@settings(FUZZ, max_examples=300)
+@settings(FUZZ, max_examples=200)
 @given(
     data=st.one_of(
         st.sampled_from(_states()).flatmap(mutated),

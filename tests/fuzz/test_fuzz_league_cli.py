@@ -72,7 +72,7 @@ def bot_specs(draw: st.DrawFn) -> str:
 
 FLAGS: dict[str, st.SearchStrategy[str]] = {
     "--name": NAMES,
-    "--game": st.one_of(st.just("abluxxen"), ARG_TEXT),
+    "--game": st.one_of(st.just("abluxxen"), st.just("abluxxen"), st.just("abluxxen"), ARG_TEXT),
     "--preset": st.one_of(st.sampled_from(["amigo", "amigo-expert", "duel"]), ARG_TEXT),
     "--schedule": st.one_of(st.sampled_from(["balanced", "random", "rating"]), ARG_TEXT),
     "--db": st.one_of(st.just("fuzz.db"), ARG_TEXT),
@@ -109,6 +109,10 @@ FILE_CONTENTS = st.one_of(
     ),
     st.binary(max_size=40),
 )
+
+
+PARSER = build_parser()
+"""The arena command's parser, built once (building it lists the installed games)."""
 
 
 class BuiltError(Exception):
@@ -153,7 +157,7 @@ def test_league_arguments_are_refused_plainly_or_make_a_runnable_league(
     file = Path(tmp_path_factory.getbasetemp()) / "fuzz-league.toml"
     argv = data.draw(argvs(file))
     err = io.StringIO()
-    parser = build_parser()
+    parser = PARSER
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         try:
             args = parser.parse_args(argv)

@@ -93,13 +93,13 @@ def _decoded(data: bytes) -> list[dict[str, Any]] | None:
     return lines
 
 
-@settings(FUZZ, max_examples=400)
+@settings(FUZZ, max_examples=250)
 @given(data=record_bytes())
 def test_any_bytes_are_a_record_or_refused(data: bytes) -> None:
     _decoded(data)
 
 
-@settings(FUZZ, max_examples=200)
+@settings(FUZZ, max_examples=150)
 @given(data=record_bytes(), seat=st.sampled_from([None, 0, 1, 2, -1]))
 def test_arena_replay_prints_any_record_or_says_what_is_wrong(
     data: bytes, seat: int | None

@@ -124,12 +124,14 @@ def _check(config: ServeConfig) -> None:
     assert_runnable(config)
 
 
-@settings(FUZZ, max_examples=300)
+@settings(FUZZ, max_examples=200)
 @given(config=serve_configs())
 def test_any_serve_settings_can_run_or_are_refused(config: ServeConfig) -> None:
     _check(config)
 
 
+PARSER = build_parser()
+"""The arena command's parser, built once (building it lists the installed games)."""
 FLAGS: dict[str, st.SearchStrategy[str]] = {
     "--host": st.one_of(st.just("127.0.0.1"), TEXT),
     "--game": GAMES,
@@ -169,7 +171,7 @@ def test_serve_arguments_are_refused_plainly_or_can_run(data: st.DataObject) -> 
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         try:
-            args = build_parser().parse_args(argv)
+            args = PARSER.parse_args(argv)
         except SystemExit as exited:
             usage_error = exited.code
         else:
