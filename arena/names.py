@@ -12,6 +12,7 @@ import re
 from typing import Final
 
 _NAME: Final = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+"""The whole name must match (``fullmatch``: ``$`` would let a final newline through)."""
 
 
 class BadNameError(ValueError):

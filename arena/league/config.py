@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -32,11 +33,15 @@ from arena.games import (
     preset_or_default,
 )
 from arena.games import get as get_game
+from arena.league.rating import MAX_DRAW_PROBABILITY, MAX_TAU
 from arena.names import check_name
 from arena.referee.channels import EndpointError, parse_endpoint
 
 SCHEDULES: Final = ("balanced", "random", "rating")
 DEFAULT_DB: Final = "arena.db"
+MAX_LIMIT: Final = 2**31 - 1
+"""The most a limit sent to bots in MatchStart (deadline, bank, strikes) can be: its
+fields are int32."""
 
 
 class LeagueConfigError(ValueError):
@@ -194,6 +199,9 @@ def _entrant(data: Any, where: str) -> Entrant:
     name = data.get("name")
     if not isinstance(name, str):
         raise LeagueConfigError(f"{where}: every bot needs a name")
+    for key in ("endpoint", "command", "builtin"):
+        if key in data and not isinstance(data[key], str):
+            raise LeagueConfigError(f"{where}: bot {name!r}: {key} must be a string")
     targets = [k for k in ("endpoint", "command", "builtin") if data.get(k)]
     if len(targets) != 1:
         raise LeagueConfigError(
@@ -219,6 +227,15 @@ def load_toml(path: str | Path) -> dict[str, Any]:
         raise LeagueConfigError(f"cannot read league file {path}: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise LeagueConfigError(f"league file {path} is not valid TOML: {error}") from None
+    except UnicodeDecodeError as error:
+        raise LeagueConfigError(
+            f"league file {path} is not valid TOML: it is not UTF-8 text (byte "
+            f"{error.start} cannot be read)"
+        ) from None
+    except RecursionError:
+        raise LeagueConfigError(
+            f"league file {path} nests its arrays or tables too deeply to read"
+        ) from None
     return data
 
 
@@ -232,7 +249,10 @@ def build_config(file_settings: dict[str, Any], overrides: dict[str, Any]) -> Le
             f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
         )
     settings = {k: v for k, v in file_settings.items() if k != "bot"}
-    bots = [_entrant(b, f"bot #{i + 1}") for i, b in enumerate(file_settings.get("bot", []))]
+    tables = file_settings.get("bot", [])
+    if not isinstance(tables, list):
+        raise LeagueConfigError("bot must be a list of tables: write each bot as [[bot]]")
+    bots = [_entrant(b, f"bot #{i + 1}") for i, b in enumerate(tables)]
     bots += list(overrides.pop("bots", []))
     settings.update({k: v for k, v in overrides.items() if v is not None})
     for key, value in settings.items():
@@ -308,8 +328,17 @@ def validate(config: LeagueConfig) -> None:
     for key in ("time_bank_ms", "max_strikes", "bot_streams"):
         if getattr(config, key) < 0:
             raise LeagueConfigError(f"{key} must not be negative")
-    if config.tau < 0 or config.draw_probability >= 1:
-        raise LeagueConfigError("tau must be >= 0 and draw_probability < 1")
+    for key in ("deadline_ms", "time_bank_ms", "max_strikes"):
+        if getattr(config, key) > MAX_LIMIT:
+            raise LeagueConfigError(f"{key} must be at most {MAX_LIMIT}")
+    for key in ("until_sigma", "tau", "draw_probability"):
+        if not math.isfinite(getattr(config, key)):
+            raise LeagueConfigError(f"{key} must be a finite number, not {getattr(config, key)}")
+    if not 0 <= config.tau <= MAX_TAU or config.draw_probability > MAX_DRAW_PROBABILITY:
+        raise LeagueConfigError(
+            f"tau must be 0..{MAX_TAU:.2f} and draw_probability at most {MAX_DRAW_PROBABILITY} "
+            "(negative: the game's default)"
+        )
     if config.duplicate and len(config.bots) < 2 * config.table_size:
         raise LeagueConfigError(
             f"duplicate deals are replayed at other tables with other bots, so they need at "

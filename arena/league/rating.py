@@ -28,6 +28,11 @@ BETA: Final = MU / 6
 LEAGUE_TAU: Final = 0.0
 LADDER_TAU: Final = MU / 3000
 DEFAULT_DRAW_PROBABILITY: Final = 0.01
+MAX_TAU: Final = SIGMA
+"""The largest dynamics factor a ladder may use: more than a new player's whole
+uncertainty each match is no rating (and TrueSkill's arithmetic breaks down)."""
+MAX_DRAW_PROBABILITY: Final = 0.9
+"""The largest draw probability a ladder may use (nearer 1, TrueSkill fails)."""
 
 
 @dataclass(frozen=True, slots=True)

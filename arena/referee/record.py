@@ -15,6 +15,7 @@ import gzip
 import json
 import os
 import tempfile
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -68,8 +69,10 @@ def decode_record(data: bytes) -> list[dict[str, Any]]:
     try:
         text = gzip.decompress(data).decode()
         lines = [json.loads(line) for line in text.splitlines() if line]
-    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise RecordError(f"not a match record: {error}") from None
+    except RecursionError:
+        raise RecordError("not a match record: its JSON nests too deeply") from None
     _check(lines)
     return lines
 
@@ -84,10 +87,51 @@ def read_record(path: str | Path) -> list[dict[str, Any]]:
 
 
 def _check(lines: list[dict[str, Any]]) -> None:
+    """The shape ``replay`` and the views rely on: a header with the seats' names, decision
+    lines with a seat, time and fault, and a result line with the game's record."""
+    for number, line in enumerate(lines, start=1):
+        if not isinstance(line, dict) or not isinstance(line.get("type"), str):
+            raise RecordError(f"not a match record: line {number} is not a JSON object with a type")
     if not lines or lines[0].get("type") != "match":
         raise RecordError("not a match record: the first line is not a match header")
     if lines[-1].get("type") != "result":
         raise RecordError("the record is incomplete: it has no result line")
+    problem = _problem(lines)
+    if problem is not None:
+        raise RecordError(f"the record is damaged: {problem}")
+
+
+def _problem(lines: list[dict[str, Any]]) -> str | None:
+    header, result = lines[0], lines[-1]
+    seats = header.get("seats")
+    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
+        return "the header does not name the seats"
+    if not isinstance(header.get("match_id"), str) or not isinstance(header.get("game", ""), str):
+        return "the header's match id or game is not a string"
+    for number, line in enumerate(lines[1:-1], start=2):
+        if line["type"] != "decision":
+            continue
+        fault = line.get("fault")
+        if (
+            not isinstance(line.get("seat"), int)
+            or not isinstance(line.get("ms", 0), int | float)
+            or not (fault is None or _is_fault(fault))
+        ):
+            return f"decision line {number} lacks its seat, time or fault"
+    for key in ("ranks", "scores", "forfeited"):
+        if not isinstance(result.get(key), list) or len(result[key]) != len(seats):
+            return f"the result has no {key} for each of the {len(seats)} seats"
+    if not isinstance(result.get("game_record"), dict):
+        return "the result holds no game record"
+    return None
+
+
+def _is_fault(fault: object) -> bool:
+    return (
+        isinstance(fault, dict)
+        and isinstance(fault.get("kind"), str)
+        and isinstance(fault.get("detail"), str)
+    )
 
 
 def record_game(lines: list[dict[str, Any]]) -> AnyGame:

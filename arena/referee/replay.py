@@ -12,7 +12,7 @@ from typing import Any
 
 from arena.text import shown
 
-from .record import record_game
+from .record import RecordError, record_game
 
 
 def replay_lines(lines: list[dict[str, Any]], seat: int | None) -> Iterator[str]:
@@ -29,7 +29,10 @@ def _replay_lines(lines: list[dict[str, Any]], seat: int | None) -> Iterator[str
     decisions = [line for line in lines if line["type"] == "decision"]
     who = "everything revealed" if seat is None else f"as seat {seat} ({names[seat]}) saw it"
     yield f"match {header['match_id']}: {', '.join(names)} — {who}"
-    yield from game.replay_text(lines[-1]["game_record"], decisions, names, seat)
+    try:
+        yield from game.replay_text(lines[-1]["game_record"], decisions, names, seat)
+    except ValueError as error:  # the game's record does not replay
+        raise RecordError(f"the record is damaged: {error}") from None
     result = lines[-1]
     yield f"final ranks {result['ranks']} scores {result['scores']}" + (
         f" forfeited {result['forfeited']}" if any(result["forfeited"]) else ""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import grpc
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -31,7 +32,7 @@ from .connections import (
     raise_fd_limit,
     server_options,
 )
-from .errors import PlainErrors
+from .errors import PlainErrors, abort
 from .ladder import Ladder
 from .servicer import ArenaServicer
 
@@ -95,6 +96,43 @@ class RunningArena:
         await self.ladder_task
         await self.server.stop(1.0)
         self.store.close()
+
+
+class UndecodableRequests(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """A request to the Arena service whose bytes are not its message is INVALID_ARGUMENT
+    in words (left to gRPC, it is UNKNOWN, naming protobuf's DecodeError)."""
+
+    async def intercept_service(self, continuation: Any, details: Any) -> Any:
+        """The method's handler, reading the request's bytes itself."""
+        handler = await continuation(details)
+        method = str(details.method)
+        if (
+            handler is None
+            or not method.startswith(f"/{ARENA_SERVICE}/")
+            or handler.unary_unary is None
+            or handler.request_deserializer is None
+        ):
+            return handler
+        return grpc.unary_unary_rpc_method_handler(
+            _parsed(handler.unary_unary, handler.request_deserializer, method),
+            response_serializer=handler.response_serializer,
+        )
+
+
+def _parsed(behavior: Any, parse: Callable[[bytes], Any], method: str) -> Any:
+    async def handle(data: bytes, context: Any) -> Any:
+        try:
+            request = parse(data)
+        except DecodeError:
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"the request's bytes are not a {method.rsplit('/', 1)[-1]} request of "
+                f"{ARENA_SERVICE}; send the message of arena.proto",
+            )
+        return await behavior(request, context)
+
+    return handle
 
 
 def _credentials(config: ServeConfig) -> grpc.ServerCredentials | None:
@@ -162,7 +200,11 @@ async def start_arena(
         server = grpc.aio.server(
             options=SERVER_OPTIONS
             + server_options(cap, config.idle_timeout_s, config.max_connection_age_s),
-            interceptors=[PlainErrors(), AddressCalls(config.max_calls_per_address)],
+            interceptors=[
+                PlainErrors(),
+                UndecodableRequests(),
+                AddressCalls(config.max_calls_per_address),
+            ],
         )
         arena_pb2_grpc.add_ArenaServicer_to_server(ArenaServicer(config, store, ladder), server)
         health_servicer = health.aio.HealthServicer()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -14,7 +15,7 @@ from arena.games import (
     preset_or_default,
 )
 from arena.games import get as get_game
-from arena.league.rating import LADDER_TAU
+from arena.league.rating import LADDER_TAU, MAX_TAU
 from arena.referee.channels import loopback_host
 
 from .allowlist import DEFAULT_ALLOW, Allowlist, AllowlistError
@@ -23,6 +24,8 @@ DEFAULT_PORT: Final = 50050
 """The port of the README's walk-through."""
 MAX_DESCRIPTION: Final = 500
 """Characters in a bot's description."""
+MAX_INT32: Final = 2**31 - 1
+"""The most a setting sent in an int32 field (MatchStart, SubmittedBot) can be."""
 
 
 class ServeConfigError(ValueError):
@@ -143,12 +146,20 @@ def validate(config: ServeConfig) -> None:
     for key in ("placement_matches", "max_strikes", "verify_games"):
         if getattr(config, key) < 0:
             raise ServeConfigError(f"--{key.replace('_', '-')} must not be negative")
+    for key in ("deadline_ms", "max_strikes", "placement_matches"):  # int32 fields on the wire
+        if getattr(config, key) > MAX_INT32:
+            raise ServeConfigError(f"--{key.replace('_', '-')} must be at most {MAX_INT32}")
+    for key in ("hello_timeout_s", "grace_s", "rest_s", "tau"):
+        if not math.isfinite(getattr(config, key)):
+            raise ServeConfigError(f"--{key.replace('_', '-')} must be a finite number")
     if config.hello_timeout_s <= 0 or config.grace_s < 0 or config.tau < 0:
         raise ServeConfigError("timeouts must be positive, --grace-s and tau not negative")
     if config.max_connections < 1 or config.max_calls_per_address < 1:
         raise ServeConfigError("--max-connections and --max-calls-per-address must be at least 1")
     if config.idle_timeout_s <= 0 or config.max_connection_age_s <= 0:
         raise ServeConfigError("--idle-timeout-s and --max-connection-age-s must be positive")
+    if config.tau > MAX_TAU:
+        raise ServeConfigError(f"--tau must be at most {MAX_TAU:.2f} (the initial sigma)")
     if config.rest_s < 0:
         raise ServeConfigError("--rest-s must not be negative")
     if (config.tls_cert is None) != (config.tls_key is None):

@@ -17,6 +17,16 @@ from arena.games.abluxxen.resample import determinize
 from arena.v1 import abluxxen_pb2 as pb
 
 
+def _decision_kind(number: int) -> ab.DecisionKind:
+    """The decision kind of that number; the decoders refuse others in words."""
+    try:
+        return ab.DecisionKind(number)
+    except ValueError:
+        raise wire.MalformedObservationError(
+            f"decision kind {number} is none of the game's (1..{len(ab.DecisionKind)})"
+        ) from None
+
+
 def reference_decode(msg: pb.AbluxxenObservation, legal: Any) -> ab.Observation:
     """The straightforward decoding the fast one must equal (no views, no memos)."""
     rules = msg.rules
@@ -40,7 +50,7 @@ def reference_decode(msg: pb.AbluxxenObservation, legal: Any) -> ab.Observation:
         start_seat=msg.start_seat,
         turn=msg.turn,
         active=msg.active,
-        decision=ab.DecisionKind(msg.decision) if msg.decision else None,
+        decision=_decision_kind(msg.decision) if msg.decision else None,
         deciding=msg.deciding,
         legal=tuple(wire.action_from_proto(a) for a in legal),
         hand=tuple(msg.hand),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .cards import VALUE_OF
+from .cards import NUM_CARDS, VALUE_OF
 from .state import Event
 
 FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -59,15 +59,37 @@ def to_json(event: Event) -> dict[str, Any]:
 
 
 def from_json(data: dict[str, Any]) -> Event:
-    """An event from its full JSON object."""
-    kind = data["type"]
-    if kind not in FIELDS:
+    """An event from its full JSON object; ValueError naming what is wrong if it is not
+    one (an unknown type, a missing field, a field of another type)."""
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in FIELDS:
         raise ValueError(f"unknown event type {kind!r}")
     values: list[object] = [kind]
     for name in FIELDS[kind]:
+        if name not in data:
+            raise ValueError(f"a {kind} event has no {name!r}")
         value = data[name]
-        values.append(tuple(value) if name in _TUPLE_FIELDS else value)
+        if name in _TUPLE_FIELDS:
+            if not isinstance(value, list) or not all(_is_int(v) for v in value):
+                raise ValueError(f"a {kind} event's {name!r} is not a list of integers")
+            value = tuple(value)
+        elif not (isinstance(value, str) if name == "reason" else _is_int(value)):
+            raise ValueError(
+                f"a {kind} event's {name!r} is not {_KIND_OF_FIELD.get(name, 'an integer')}"
+            )
+        if name in ("cards", "card") and not all(
+            0 <= c < NUM_CARDS for c in (value if name == "cards" else (value,))
+        ):
+            raise ValueError(f"a {kind} event's {name!r} holds no card id (0..{NUM_CARDS - 1})")
+        values.append(value)
     return tuple(values)
+
+
+_KIND_OF_FIELD: Final = {"reason": "a string"}
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def view(event: Event, seat: int | None) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from .state import MatchResult, State, check_invariants
 from .wire import (
     action_from_proto,
     action_to_proto,
+    check_decision,
     decision_from_proto,
     result_from_proto,
     result_to_proto,
@@ -81,8 +82,9 @@ class AbluxxenWire(GameWire[GameConfig, Observation, Action]):
         )
 
     def observation_from_request(self, request: bot_pb2.DecideRequest) -> Observation:
-        """The engine Observation of a request."""
-        return decision_from_proto(request.abluxxen)
+        """The engine Observation of a request, checked to be one a deciding seat can
+        have (MalformedObservationError, a ValueError, if not)."""
+        return check_decision(decision_from_proto(request.abluxxen))
 
     def fill_reply(self, reply: bot_pb2.BotMessage, action: Action) -> None:
         """The action spelled out."""

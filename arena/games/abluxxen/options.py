@@ -14,6 +14,24 @@ ShadowTake = Literal["whole_stack", "any_subset"]
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
 DEFAULT_MAX_TURNS: Final = 500
+MAX_MAX_TURNS: Final = 2**31 - 1
+"""The most ``max_turns`` can be: the largest value of its int32 field in MatchStart."""
+MAX_DEALS: Final = 100
+"""Deals in one match at most: a deal's record is about 20 KB, and a match's whole record
+travels in one MatchOver message (a few MB at most); more deals is what a league is for."""
+
+
+def json_kind(value: object) -> str:
+    """What a JSON value is, in words: ``a list``, ``null``, ``the number 3`` ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}"
+    return "a list" if isinstance(value, list) else "an object"
 
 
 class InvalidOptionsError(GameOptionsError):
@@ -55,10 +73,11 @@ class RuleOptions:
         if (
             not isinstance(self.max_turns, int)
             or isinstance(self.max_turns, bool)
-            or self.max_turns <= 0
+            or not 0 < self.max_turns <= MAX_MAX_TURNS
         ):
             raise InvalidOptionsError(
-                f"option max_turns={self.max_turns!r} is not allowed; it must be a positive integer"
+                f"option max_turns={self.max_turns!r} is not allowed; it must be a positive "
+                f"integer (at most {MAX_MAX_TURNS})"
             )
 
     def to_json(self) -> dict[str, Any]:
@@ -68,6 +87,10 @@ class RuleOptions:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RuleOptions:
         """Options from a JSON object; unknown keys are an error."""
+        if not isinstance(data, dict):
+            raise InvalidOptionsError(
+                f"the rule options must be a JSON object, not {json_kind(data)}"
+            )
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -129,12 +152,19 @@ class GameConfig:
                 f"players={self.players!r} is not allowed; Abluxxen is played by "
                 f"{MIN_PLAYERS} to {MAX_PLAYERS} players"
             )
-        if not isinstance(self.deals, int) or isinstance(self.deals, bool) or self.deals < 1:
+        if (
+            not isinstance(self.deals, int)
+            or isinstance(self.deals, bool)
+            or not 1 <= self.deals <= MAX_DEALS
+        ):
             raise InvalidOptionsError(
-                f"deals={self.deals!r} is not allowed; a match has at least one deal"
+                f"deals={self.deals!r} is not allowed; a match has at least one deal and at "
+                f"most {MAX_DEALS}"
             )
         if not isinstance(self.options, RuleOptions):
             raise InvalidOptionsError("options must be a RuleOptions")
+        if not isinstance(self.duplicate, bool):
+            raise InvalidOptionsError(f"duplicate={self.duplicate!r} is not allowed; true or false")
 
     @property
     def duel(self) -> bool:
@@ -164,6 +194,10 @@ class GameConfig:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameConfig:
         """A configuration from its JSON object."""
+        if not isinstance(data, dict):
+            raise InvalidOptionsError(
+                f"a match configuration must be a JSON object, not {json_kind(data)}"
+            )
         unknown = sorted(set(data) - {"players", "options", "deals", "duplicate"})
         if unknown:
             raise InvalidOptionsError(f"unknown configuration key(s) {', '.join(unknown)}")

@@ -70,6 +70,10 @@ def replay_lines(
     every decision with its action, time and fault; the seat's hand at its decisions."""
     record = GameRecord.from_json(record_json)
     names = list(names)
+    if len(names) != record.config.players:
+        raise ValueError(
+            f"the record names {len(names)} seats for a table of {record.config.players}"
+        )
     state = new_game_from_decks(record.config, record.decks)
     cursor = 0
     for index, (actor, code) in enumerate(record.actions):

@@ -312,7 +312,7 @@ def _observation(view: Any, legal: Iterable[bytes]) -> ab.Observation:
         start_seat=view.start_seat,
         turn=view.turn,
         active=view.active,
-        decision=ab.DecisionKind(view.decision) if view.decision else None,
+        decision=_decision_kind(view.decision) if view.decision else None,
         deciding=view.deciding,
         legal=tuple([_legal_action(a) for a in legal]),
         hand=_numbers(view.hand),
@@ -331,6 +331,88 @@ def _observation(view: Any, legal: Iterable[bytes]) -> ab.Observation:
         abluxxed=view.abluxxed,
         past_deals=tuple([_deal_result(d) for d in view.past_deals]),
     )
+
+
+class MalformedObservationError(ValueError):
+    """A request's observation that no seat could have at a decision: an unknown decision
+    kind, a seat that is not at the table or does not decide, lists that are not one per
+    seat, card values outside 1..14. The message says which."""
+
+
+_KINDS: Final = {int(kind): kind for kind in ab.DecisionKind}
+
+
+def _decision_kind(number: int) -> ab.DecisionKind:
+    kind = _KINDS.get(number)
+    if kind is None:
+        raise MalformedObservationError(
+            f"decision kind {number} is none of the game's (1..{len(_KINDS)})"
+        )
+    return kind
+
+
+@functools.lru_cache(maxsize=_MEMO_SIZE)
+def _values_ok(values: tuple[int, ...]) -> bool:
+    """Card values: 1..13, or 14 for a joker."""
+    return all(1 <= v <= ab.JOKER for v in values)
+
+
+@functools.lru_cache(maxsize=_MEMO_SIZE)
+def _displays_ok(displays: tuple[tuple[SetView, ...], ...]) -> bool:
+    """Every set a value 1..14 with 0..8 number cards and 0..5 jokers."""
+    return all(_set_ok(s) for display in displays for s in display)
+
+
+def _set_ok(view: SetView) -> bool:
+    value, naturals, jokers = view
+    return 1 <= value <= ab.JOKER and 0 <= naturals <= 8 and 0 <= jokers <= 5
+
+
+def _decision_problem(obs: ab.Observation) -> str | None:
+    """What makes ``obs`` no seat's observation at one of its decisions, or None."""
+    players = obs.config.players
+    seats = range(players)
+    if obs.decision is None:
+        return "names no decision kind"
+    if obs.seat not in seats:
+        return f"is of seat {obs.seat}, which is not at a table of {players}"
+    if obs.deciding != obs.seat:
+        return f"is of seat {obs.seat}, but seat {obs.deciding} is the one deciding"
+    for name, entries in (
+        ("hand_sizes", obs.hand_sizes),
+        ("known", obs.known),
+        ("displays", obs.displays),
+    ):
+        if len(entries) != players:
+            return f"has {len(entries)} {name} entries for {players} seats"
+    for past in obs.past_deals:
+        if not len(past.scores) == len(past.hand_cards) == len(past.ranks) == players:
+            return f"has a past deal without a score, hand count and rank for each of {players}"
+    if not (
+        _values_ok(obs.hand)
+        and _values_ok(obs.discard)
+        and all(_values_ok(k) for k in obs.known)
+        and all(_values_ok(slot) for slot in obs.pool)
+        and _displays_ok(obs.displays)
+        and (obs.played is None or _set_ok(obs.played))
+    ):
+        return "holds a card value outside 1..14, or a set that is no set"
+    if len(obs.shadow) not in (0, ab.JOKER - 2):
+        return f"has {len(obs.shadow)} shadow stacks (12 in the duel, else none)"
+    if any(s not in seats for s in (obs.active, obs.start_seat, *obs.checks)) or any(
+        s != -1 and s not in seats for s in (obs.victim, obs.drawer)
+    ):
+        return f"names a seat that is not at a table of {players}"
+    return None
+
+
+def check_decision(obs: ab.Observation) -> ab.Observation:
+    """``obs`` if it can be a seat's observation at one of its decisions (the SDK's
+    check of a DecideRequest: what a policy may rely on); else MalformedObservationError."""
+    problem = _decision_problem(obs)
+    if problem is not None:
+        raise MalformedObservationError(f"the observation {problem}")
+    return obs
 
 
 def deal_result_to_proto(result: ab.DealResult) -> pb.AbluxxenDealResult:
