@@ -149,7 +149,14 @@ def validate(config: ServeConfig) -> None:
     for key in ("deadline_ms", "max_strikes", "placement_matches"):  # int32 fields on the wire
         if getattr(config, key) > MAX_INT32:
             raise ServeConfigError(f"--{key.replace('_', '-')} must be at most {MAX_INT32}")
-    for key in ("hello_timeout_s", "grace_s", "rest_s", "tau"):
+    for key in (
+        "hello_timeout_s",
+        "grace_s",
+        "rest_s",
+        "tau",
+        "idle_timeout_s",
+        "max_connection_age_s",
+    ):
         if not math.isfinite(getattr(config, key)):
             raise ServeConfigError(f"--{key.replace('_', '-')} must be a finite number")
     if config.hello_timeout_s <= 0 or config.grace_s < 0 or config.tau < 0:
