@@ -20,6 +20,7 @@ from arena.referee.faults import Fault, FaultKind
 from arena.text import shown
 
 from .game_option import GameOptionError, add_game_option, chosen_game
+from .match_cmd import MAX_LIMIT
 
 __all__ = ["CheckReport", "check_bot", "print_report", "register", "run"]
 
@@ -62,6 +63,12 @@ def run(args: argparse.Namespace) -> int:
     if args.deadline_ms < 1:
         print(
             f"arena check-bot: --deadline-ms {args.deadline_ms} must be positive", file=sys.stderr
+        )
+        return 2
+    if args.deadline_ms > MAX_LIMIT:  # an int32 field of MatchStart
+        print(
+            f"arena check-bot: --deadline-ms {args.deadline_ms} must be at most {MAX_LIMIT}",
+            file=sys.stderr,
         )
         return 2
     roots = None

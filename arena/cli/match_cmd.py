@@ -20,6 +20,9 @@ from .entrants import EntrantError, EntrantSpec, builtin_factory, parse_entrants
 from .game_option import GameOptionError, add_game_option, chosen_game, chosen_preset
 from .paths import output_path_problem
 
+MAX_LIMIT = 2**31 - 1
+"""The most a limit sent to bots in MatchStart can be (its fields are int32)."""
+
 
 def add_match_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by commands that run matches."""
@@ -74,6 +77,13 @@ def run(args: argparse.Namespace) -> int:
     ):
         if value < 0:
             return _fail(f"{option} {value} must not be negative")
+    for option, value in (
+        ("--deadline-ms", args.deadline_ms),
+        ("--time-bank-ms", args.time_bank_ms),
+        ("--max-strikes", args.max_strikes),
+    ):
+        if value > MAX_LIMIT:  # each is an int32 field of MatchStart
+            return _fail(f"{option} {value} must be at most {MAX_LIMIT}")
     if args.record and (problem := output_path_problem(args.record, "match.jsonl.gz")):
         return _fail(f"--record {args.record}: {problem}")
     spec = match_spec(game, config, args)
