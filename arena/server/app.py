@@ -22,6 +22,7 @@ from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .config import ServeConfig
 from .ladder import Ladder
+from .reads import ReadPool
 from .servicer import ArenaServicer
 
 log = logging.getLogger("arena.serve")
@@ -64,6 +65,8 @@ class RunningArena:
     """The ladder (verifications and matches)."""
     store: Store
     """The open database."""
+    reads: ReadPool
+    """The read threads (the public reads' own connections)."""
     health: Any
     """The health servicer (set NOT_SERVING on shutdown)."""
     ladder_task: asyncio.Task[None]
@@ -83,6 +86,7 @@ class RunningArena:
         await self.ladder.shutdown(grace)
         await self.ladder_task
         await self.server.stop(1.0)
+        self.reads.close()
         self.store.close()
 
 
@@ -98,6 +102,7 @@ async def start_arena(config: ServeConfig) -> RunningArena:
     """Open the database, start the ladder and serve. OSError, in words that end with what
     to change, if it cannot listen (the port is taken, the host is not this machine's)."""
     store = Store(config.db)
+    reads: ReadPool | None = None
     try:
         store.claim(
             "serve",
@@ -107,7 +112,10 @@ async def start_arena(config: ServeConfig) -> RunningArena:
         roots = Path(config.bot_ca).read_bytes() if config.bot_ca else None
         ladder = Ladder(config, store, root_certificates=roots)
         server = grpc.aio.server(options=SERVER_OPTIONS)
-        arena_pb2_grpc.add_ArenaServicer_to_server(ArenaServicer(config, store, ladder), server)
+        reads = ReadPool(config.db)
+        arena_pb2_grpc.add_ArenaServicer_to_server(
+            ArenaServicer(config, store, ladder, reads), server
+        )
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
         reflection.enable_server_reflection(
@@ -131,10 +139,12 @@ async def start_arena(config: ServeConfig) -> RunningArena:
         for service in ("", ARENA_SERVICE):
             await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     except BaseException:
+        if reads is not None:
+            reads.close()
         store.close()
         raise
     ladder_task = asyncio.create_task(ladder.run(), name="ladder")
-    return RunningArena(server, port, ladder, store, health_servicer, ladder_task)
+    return RunningArena(server, port, ladder, store, reads, health_servicer, ladder_task)
 
 
 async def serve(config: ServeConfig, *, on_ready: Callable[[RunningArena], None]) -> None:
