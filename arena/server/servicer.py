@@ -18,14 +18,15 @@ threads with their own connections (``reads.py``), never on the loop.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import unicodedata
-from dataclasses import replace
+from collections import Counter
 from typing import Any, Final
 
 import grpc
 
-from arena.league.leaderboard import Row, standing_row
+from arena.league.leaderboard import standing_row
 from arena.names import BadNameError, check_name
 from arena.referee.channels import EndpointError, parse_bot_endpoint
 from arena.referee.record import RecordError, decode_record
@@ -66,6 +67,14 @@ DEFAULT_BOTS: Final = 100
 MAX_BOTS: Final = 500
 """ListBots' cap: a bot is at most about 4 kB (its text fields at their caps), so a page
 stays within the 4 MiB a gRPC client accepts by default."""
+MIN_HOLD_S: Final = 0.25
+"""A read refused for the read rate is answered no sooner than this..."""
+MAX_HOLD_S: Final = 1.0
+"""...and no later than this."""
+MAX_HELD_PER_ADDRESS: Final = 16
+"""Refused reads held at once for one client address (more are refused at once)."""
+MAX_HELD: Final = 1024
+"""Refused reads held at once in all."""
 DEFAULT_ROWS: Final = 500
 """GetLeaderboard's page without a page_size."""
 MAX_ROWS: Final = 1000
@@ -88,6 +97,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         self.read_limiter = (
             TokenBuckets(config.read_rate, config.read_burst) if config.read_rate > 0 else None
         )
+        self._held: Counter[str] = Counter()
+        """Refused reads being held, by client address."""
 
     # ------------------------------------------------------------ checks
 
@@ -273,16 +284,35 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
 
     async def _read_allowed(self, context: Any) -> None:
         """Count a read against its client address; RESOURCE_EXHAUSTED beyond the read
-        rate, or while the read pool has all the reads it takes."""
+        rate, or while the read pool has all the reads it takes.
+
+        A refusal for the read rate is held until the address may read again (at least
+        ``MIN_HOLD_S``, at most ``MAX_HOLD_S``) before it is sent: a client that asks
+        again as soon as it is refused then waits instead of making the arena refuse it
+        thousands of times a second, which would cost the referee's loop as much as the
+        reads. Held refusals cost a sleeping coroutine each, and are bounded per address
+        and in all; past either bound the refusal goes at once."""
         if self.read_limiter is not None:
-            wait_s = self.read_limiter.acquire(peer_key(context.peer() or ""))
+            address = peer_key(context.peer() or "")
+            wait_s = self.read_limiter.acquire(address)
             if wait_s:
+                hold_s = min(max(wait_s, MIN_HOLD_S), MAX_HOLD_S)
+                if self._held[address] < MAX_HELD_PER_ADDRESS and self._held.total() < MAX_HELD:
+                    self._held[address] += 1
+                    try:
+                        await _hold(hold_s)
+                    finally:
+                        self._held[address] -= 1
+                        if not self._held[address]:
+                            del self._held[address]
+                else:
+                    hold_s = 0.0
                 await abort(
                     context,
                     Code.RESOURCE_EXHAUSTED,
                     f"this client address reached the arena's limit of "
-                    f"{self.config.read_rate:g} reads per second; try again in "
-                    f"{max(wait_s, 0.1):.1f} s",
+                    f"{self.config.read_rate:g} reads per second ({self.config.read_burst} "
+                    f"at once); read more slowly: try again in {max(wait_s - hold_s, 0.0):.1f} s",
                 )
         if self.reads.busy:
             await abort(
@@ -491,6 +521,6 @@ def _unsafe(char: str) -> bool:
     return char in _BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp")
 
 
-def _reranked(row: Row, rank: int) -> Row:
-    """The row with its rank among the rows shown (retired bots left out)."""
-    return replace(row, rank=rank)
+async def _hold(seconds: float) -> None:
+    """Hold a refused read (a test replaces this to hold without a clock)."""
+    await asyncio.sleep(seconds)
