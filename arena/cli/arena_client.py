@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 import os
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import grpc
 
@@ -30,6 +31,11 @@ CALL_TIMEOUT_S: Final = 15.0
 """Every call's deadline."""
 MAX_DETAILS: Final = 2000
 """Characters of an arena's error message printed."""
+READ_TRIES: Final = 30
+"""Times a read the arena's read limit refused is tried before giving up."""
+MAX_READ_WAIT_S: Final = 5.0
+"""Longest wait before trying a refused read again."""
+_TRY_AGAIN: Final = re.compile(r"try again in ([0-9]+(?:\.[0-9]+)?) s")
 
 
 class ClientError(RuntimeError):
@@ -158,3 +164,29 @@ def explain(error: grpc.RpcError, args: argparse.Namespace) -> ClientError:
             f"the arena at {args.arena} did not answer within {CALL_TIMEOUT_S:g} s; try again"
         )
     return ClientError(f"{code.name}: {details}")
+
+
+def read(call: Callable[..., Any], request: Any, **options: Any) -> Any:
+    """``call(request, **options)`` (a read), waited for and tried again as long as the
+    arena's read limit refuses it (RESOURCE_EXHAUSTED, saying when to try again), up to
+    ``READ_TRIES`` times; other failures raise as they come."""
+    for attempt in range(READ_TRIES):
+        try:
+            return call(request, **options)
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED or attempt == READ_TRIES - 1:
+                raise
+            found = _TRY_AGAIN.search(error.details() or "")
+            time.sleep(min(float(found.group(1)) if found else 1.0, MAX_READ_WAIT_S))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def pages(call: Callable[..., Any], request: Any, **options: Any) -> Iterator[Any]:
+    """Every reply of a list read page by page: ``request`` again with each reply's
+    ``next_page_token`` until one has none (each page through ``read``)."""
+    while True:
+        reply = read(call, request, **options)
+        yield reply
+        if not reply.next_page_token:
+            return
+        request.page_token = reply.next_page_token

@@ -6,14 +6,18 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Final
 
 import grpc
 
 from arena.text import shown
 from arena.v1 import arena_pb2
 
-from .arena_client import CALL_TIMEOUT_S, ClientError, arena_stub, explain
+from .arena_client import CALL_TIMEOUT_S, ClientError, arena_stub, explain, pages
 from .author_cmd import MAX_FIELD
+
+MAX_PAGE: Final = 500
+"""Finished matches asked for per page (the arena's cap)."""
 
 
 def add_remote_options(parser: argparse.ArgumentParser) -> None:
@@ -29,21 +33,31 @@ def _fail(args: argparse.Namespace, error: ClientError) -> int:
 
 
 def run_matches(args: argparse.Namespace) -> int:
-    """The arena's matches (those being played first), newest first."""
+    """The arena's matches (those being played first), then the last ``--limit``
+    finished ones, newest first, read a page at a time."""
+    matches: list[arena_pb2.MatchSummary] = []
     try:
         with arena_stub(args) as stub:
+            request = arena_pb2.ListMatchesRequest(
+                bot=args.bot or "", limit=min(args.limit, MAX_PAGE), include_running=True
+            )
+            finished = 0
             try:
-                reply = stub.ListMatches(
-                    arena_pb2.ListMatchesRequest(
-                        bot=args.bot or "", limit=args.limit, include_running=True
-                    ),
-                    timeout=CALL_TIMEOUT_S,
-                )
+                for reply in pages(stub.ListMatches, request, timeout=CALL_TIMEOUT_S):
+                    for match in reply.matches:
+                        if not match.running:
+                            if finished == args.limit:
+                                break
+                            finished += 1
+                        matches.append(match)
+                    if finished >= args.limit:
+                        break
+                    request.limit = min(args.limit - finished, MAX_PAGE)
             except grpc.RpcError as error:
                 raise explain(error, args) from None
     except ClientError as error:
         return _fail(args, error)
-    for match in reply.matches:
+    for match in matches:
         when = time.strftime("%H:%M:%S", time.localtime(match.at))
         match_id = shown(match.match_id, MAX_FIELD)
         if match.running:
@@ -55,11 +69,11 @@ def run_matches(args: argparse.Namespace) -> int:
             for s in match.seats
         )
         print(f"{match_id}  {when}  {shown(match.end_reason, MAX_FIELD):<16} {seats}")
-    if not reply.matches:
+    if not matches:
         print("no matches yet")
     else:
-        playing = sum(1 for match in reply.matches if match.running)
-        finished = len(reply.matches) - playing
+        playing = sum(1 for match in matches if match.running)
+        finished = len(matches) - playing
         print(
             f"({finished} finished, {playing} playing; "
             f"replay a finished one with: arena replay MATCH_ID --arena {args.arena} [--seat N])"

@@ -24,6 +24,7 @@ from .arena_client import (
     arena_stub,
     explain,
     metadata,
+    pages,
     plaintext_refusal,
 )
 
@@ -42,6 +43,9 @@ MAX_FIELD: Final = 300
 field an arena sends is printed through ``arena.text.shown``: whatever an arena, or a
 bot through it, sends, no escape sequence, line break or bidi override reaches the
 screen)."""
+PAGE: Final = 500
+"""Bots or leaderboard rows asked for per page (the arena caps bots at 500 and rows at
+1000)."""
 
 
 def register(sub: Any) -> None:
@@ -159,12 +163,16 @@ def _await_verdict(
     printed = bot.status_reason
     while time.monotonic() < deadline:
         time.sleep(POLL_S)
-        reply = stub.ListBots(
-            arena_pb2.ListBotsRequest(owner=bot.owner),
+        now = None
+        for reply in pages(
+            stub.ListBots,
+            arena_pb2.ListBotsRequest(owner=bot.owner, page_size=PAGE),
             timeout=CALL_TIMEOUT_S,
             metadata=metadata(args.token),
-        )
-        now = next((b for b in reply.bots if b.name == bot.name), None)
+        ):
+            now = next((b for b in reply.bots if b.name == bot.name), None)
+            if now is not None or (reply.bots and reply.bots[-1].name > bot.name):
+                break
         if now is None:
             raise ClientError(f"bot {bot.name!r} vanished from the arena")
         if now.status == arena_pb2.BOT_STATUS_VERIFYING:
@@ -237,10 +245,13 @@ def run_retire(args: argparse.Namespace) -> int:
 def run_bots(args: argparse.Namespace) -> int:
     """ListBots as a table or JSON."""
 
+    def every_page(stub: arena_pb2_grpc.ArenaStub, token: str | None) -> list[Any]:
+        request = arena_pb2.ListBotsRequest(owner=args.owner, page_size=PAGE)
+        return list(pages(stub.ListBots, request, timeout=CALL_TIMEOUT_S, metadata=metadata(token)))
+
     def body(stub: arena_pb2_grpc.ArenaStub) -> int:
-        request = arena_pb2.ListBotsRequest(owner=args.owner)
         try:
-            reply = stub.ListBots(request, timeout=CALL_TIMEOUT_S, metadata=metadata(args.token))
+            replies = every_page(stub, args.token)
         except grpc.RpcError as error:
             if not args.token or error.code() != grpc.StatusCode.UNAUTHENTICATED:
                 raise
@@ -251,23 +262,24 @@ def run_bots(args: argparse.Namespace) -> int:
                 "listing without it (your endpoints are not shown)",
                 file=sys.stderr,
             )
-            reply = stub.ListBots(request, timeout=CALL_TIMEOUT_S)
+            replies = every_page(stub, None)
+        reply, bots = replies[-1], [b for r in replies for b in r.bots]
         if args.format == "json":
             print(
                 json.dumps(
                     {
                         "ladder": reply.ladder,
                         "ladder_status": reply.ladder_status,
-                        "bots": [_bot_json(b) for b in reply.bots],
+                        "bots": [_bot_json(b) for b in bots],
                     },
                     indent=2,
                 )
             )
             return 0
         print(f"ladder {shown(reply.ladder, MAX_FIELD)}: {shown(reply.ladder_status, MAX_FIELD)}")
-        if not reply.bots:
+        if not bots:
             print("no bots yet; submit one with: arena submit --name N --endpoint HOST:PORT")
-        for bot in reply.bots:
+        for bot in bots:
             print(bot_line(bot))
         return 0
 
@@ -275,7 +287,7 @@ def run_bots(args: argparse.Namespace) -> int:
 
 
 def bot_line(bot: arena_pb2.SubmittedBot) -> str:
-    """One bot as a line of the ``arena bots`` table, every field cleaned (``screen_text``)."""
+    """One bot as a line of the ``arena bots`` table, every field ``shown``."""
     status = STATUS_NAMES.get(bot.status, "?")
     where = f"  {shown(bot.endpoint, MAX_FIELD)}" if bot.endpoint else ""
     reason = f"  ({shown(bot.status_reason, MAX_REASON)})" if bot.status_reason else ""
@@ -303,10 +315,12 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     """GetLeaderboard as a table or JSON (rows with ``name`` and ``matches``)."""
 
     def body(stub: arena_pb2_grpc.ArenaStub) -> int:
-        reply = stub.GetLeaderboard(
-            arena_pb2.GetLeaderboardRequest(ladder=args.ladder, include_retired=args.all),
-            timeout=CALL_TIMEOUT_S,
+        request = arena_pb2.GetLeaderboardRequest(
+            ladder=args.ladder, include_retired=args.all, page_size=PAGE
         )
+        replies = list(pages(stub.GetLeaderboard, request, timeout=CALL_TIMEOUT_S))
+        reply = replies[-1]
+        got = [r for page in replies for r in page.rows]
         rows = [
             Row(
                 rank=r.rank,
@@ -322,10 +336,10 @@ def run_leaderboard(args: argparse.Namespace) -> int:
                 errors=r.errors,
                 invalid=r.invalid,
             )
-            for r in reply.rows
+            for r in got
         ]
         if args.format == "json":
-            statuses = [STATUS_NAMES.get(r.status, "?") for r in reply.rows]
+            statuses = [STATUS_NAMES.get(r.status, "?") for r in got]
             data = [asdict(row) | {"status": s} for row, s in zip(rows, statuses, strict=True)]
             print(json.dumps(data, indent=2))
             return 0

@@ -12,7 +12,14 @@ from arena.games import DEFAULT_GAME
 from arena.league.rating import LADDER_TAU
 from arena.server.allowlist import DEFAULT_ALLOW
 from arena.server.app import RunningArena, serve
-from arena.server.config import DEFAULT_PORT, ServeConfig, ServeConfigError, validate
+from arena.server.config import (
+    DEFAULT_PORT,
+    DEFAULT_READ_BURST,
+    DEFAULT_READ_RATE,
+    ServeConfig,
+    ServeConfigError,
+    validate,
+)
 from arena.store import StoreError
 from arena.text import ShownLogFormatter
 
@@ -128,6 +135,19 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--tau", type=float, default=LADDER_TAU, help=f"TrueSkill dynamics (default {LADDER_TAU})"
     )
+    parser.add_argument(
+        "--read-rate",
+        type=float,
+        default=DEFAULT_READ_RATE,
+        help="reads (bots, leaderboard, matches) per second per client address "
+        f"(default {DEFAULT_READ_RATE:g}; 0: no limit)",
+    )
+    parser.add_argument(
+        "--read-burst",
+        type=int,
+        default=DEFAULT_READ_BURST,
+        help=f"reads a client address may make at once (default {DEFAULT_READ_BURST})",
+    )
     parser.add_argument("--quiet", action="store_true", help="log warnings only")
     parser.set_defaults(run=run)
 
@@ -162,6 +182,8 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         max_connection_age_s=args.max_connection_age_s,
         rest_s=args.rest_s,
         tau=args.tau,
+        read_rate=args.read_rate,
+        read_burst=args.read_burst,
     )
 
 

@@ -6,11 +6,12 @@ import csv
 import html
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Final
 
 from arena.store import Store
+from arena.store.sqlite import RatingRow
 from arena.text import shown
 
 FORMATS: Final = ("table", "json", "csv", "markdown", "html")
@@ -38,26 +39,30 @@ def leaderboard(store: Store, ladder: str) -> list[Row]:
     """Rows sorted by conservative skill (mu - 3 sigma), best first."""
     stats = store.seat_stats(ladder)
     ratings = sorted(store.ratings(ladder), key=lambda r: (-(r.mu - 3 * r.sigma), r.bot))
-    rows = []
-    for position, rating in enumerate(ratings, start=1):
-        s = stats.get(rating.bot, {})
-        rows.append(
-            Row(
-                rank=position,
-                name=rating.bot,
-                conservative=round(rating.mu - 3 * rating.sigma, 3),
-                mu=round(rating.mu, 3),
-                sigma=round(rating.sigma, 3),
-                matches=int(s.get("matches", 0)),
-                wins=int(s.get("wins", 0) or 0),
-                mean_score=round(float(s.get("mean_score", 0.0) or 0.0), 2),
-                mean_rank=round(float(s.get("mean_rank", 0.0) or 0.0), 2),
-                timeouts=int(s.get("timeouts", 0) or 0),
-                errors=int(s.get("errors", 0) or 0),
-                invalid=int(s.get("invalid", 0) or 0),
-            )
-        )
-    return rows
+    return [
+        standing_row(position, rating, stats.get(rating.bot, {}))
+        for position, rating in enumerate(ratings, start=1)
+    ]
+
+
+def standing_row(rank: int, rating: RatingRow, stats: Mapping[str, float]) -> Row:
+    """One bot's row: its rating and its totals (``Store.seat_stats``' keys), rounded
+    as every leaderboard shows them."""
+    s = stats
+    return Row(
+        rank=rank,
+        name=rating.bot,
+        conservative=round(rating.mu - 3 * rating.sigma, 3),
+        mu=round(rating.mu, 3),
+        sigma=round(rating.sigma, 3),
+        matches=int(s.get("matches", 0)),
+        wins=int(s.get("wins", 0) or 0),
+        mean_score=round(float(s.get("mean_score", 0.0) or 0.0), 2),
+        mean_rank=round(float(s.get("mean_rank", 0.0) or 0.0), 2),
+        timeouts=int(s.get("timeouts", 0) or 0),
+        errors=int(s.get("errors", 0) or 0),
+        invalid=int(s.get("invalid", 0) or 0),
+    )
 
 
 _HEADERS: Final = (

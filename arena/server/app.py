@@ -34,6 +34,7 @@ from .connections import (
 )
 from .errors import PlainErrors, abort
 from .ladder import Ladder
+from .reads import ReadPool
 from .servicer import ArenaServicer
 
 log = logging.getLogger("arena.serve")
@@ -76,6 +77,8 @@ class RunningArena:
     """The ladder (verifications and matches)."""
     store: Store
     """The open database."""
+    reads: ReadPool
+    """The read threads (the public reads' own connections)."""
     health: Any
     """The health servicer (set NOT_SERVING on shutdown)."""
     ladder_task: asyncio.Task[None]
@@ -95,6 +98,7 @@ class RunningArena:
         await self.ladder.shutdown(grace)
         await self.ladder_task
         await self.server.stop(1.0)
+        self.reads.close()
         self.store.close()
 
 
@@ -182,6 +186,7 @@ async def start_arena(
     written. ``clock`` paces the ladder's retries of a database it cannot write."""
     if store is None:
         store = Store(config.db)
+    reads: ReadPool | None = None
     try:
         store.claim(
             "serve",
@@ -206,7 +211,10 @@ async def start_arena(
                 AddressCalls(config.max_calls_per_address),
             ],
         )
-        arena_pb2_grpc.add_ArenaServicer_to_server(ArenaServicer(config, store, ladder), server)
+        reads = ReadPool(config.db)
+        arena_pb2_grpc.add_ArenaServicer_to_server(
+            ArenaServicer(config, store, ladder, reads), server
+        )
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
         reflection.enable_server_reflection(
@@ -241,10 +249,12 @@ async def start_arena(
         await report_health(True)
         ladder.report_health = report_health
     except BaseException:
+        if reads is not None:
+            reads.close()
         store.close()
         raise
     ladder_task = asyncio.create_task(ladder.run(), name="ladder")
-    return RunningArena(server, port, ladder, store, health_servicer, ladder_task)
+    return RunningArena(server, port, ladder, store, reads, health_servicer, ladder_task)
 
 
 async def serve(config: ServeConfig, *, on_ready: Callable[[RunningArena], None]) -> None:

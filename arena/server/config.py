@@ -26,6 +26,10 @@ MAX_DESCRIPTION: Final = 500
 """Characters in a bot's description."""
 MAX_INT32: Final = 2**31 - 1
 """The most a setting sent in an int32 field (MatchStart, SubmittedBot) can be."""
+DEFAULT_READ_RATE: Final = 20.0
+"""Reads (ListBots, GetLeaderboard, ListMatches, GetMatch) per second per client address."""
+DEFAULT_READ_BURST: Final = 40
+"""Reads one client address may make at once before the rate applies."""
 
 
 class ServeConfigError(ValueError):
@@ -97,6 +101,10 @@ class ServeConfig:
     Keeps a small ladder from playing hundreds of matches a minute."""
     tau: float = LADDER_TAU
     """TrueSkill dynamics: small but not zero, because ladder bots change."""
+    read_rate: float = DEFAULT_READ_RATE
+    """Reads per second per client address, on average (0: no limit)."""
+    read_burst: int = DEFAULT_READ_BURST
+    """Reads a client address may make at once (its bucket's size)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", preset_or_default(self.game, self.preset))
@@ -169,6 +177,10 @@ def validate(config: ServeConfig) -> None:
         raise ServeConfigError(f"--tau must be at most {MAX_TAU:.2f} (the initial sigma)")
     if config.rest_s < 0:
         raise ServeConfigError("--rest-s must not be negative")
+    if config.read_rate < 0 or config.read_burst < 1:
+        raise ServeConfigError(
+            "--read-rate must not be negative (0: no limit) and --read-burst must be at least 1"
+        )
     if (config.tls_cert is None) != (config.tls_key is None):
         raise ServeConfigError("give both --tls-cert and --tls-key, or neither")
     if config.tls_cert is None and not config.insecure and not loopback_host(config.host):

@@ -14,17 +14,24 @@ An endpoint stays with the bot that has it, retired or not, until the bot moves 
 update with a new endpoint) or its owner releases it (``RetireBot`` with
 ``release_endpoint``): another owner cannot take over a retired bot's process under a
 new name. The ladder's channel to an endpoint a bot left is closed once its calls end.
+
+The reads (ListBots, GetLeaderboard, ListMatches, GetMatch) are public, so they must cost
+the referee, which shares this event loop, next to nothing: each is counted against its
+client address's read rate (RESOURCE_EXHAUSTED beyond it), reads one page through an
+index (``pages.py``: keyset pages with opaque tokens), and runs on the read pool's
+threads with their own connections (``reads.py``), never on the loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from dataclasses import replace
+from collections import Counter
 from typing import Any, Final
 
 import grpc
 
-from arena.league.leaderboard import Row, leaderboard
+from arena.league.leaderboard import standing_row
 from arena.names import BadNameError, check_name
 from arena.referee.channels import EndpointError, parse_bot_endpoint
 from arena.referee.record import RecordError, decode_record
@@ -35,11 +42,13 @@ from arena.store.registry import (
     BotStatus,
     NameTakenError,
     add_bot,
+    bot_page,
     change_bot,
     get_bot,
     list_bots,
     name_taken,
 )
+from arena.store.sqlite import standing_key
 from arena.text import first_hidden
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
@@ -48,7 +57,9 @@ from .auth import Authenticator
 from .config import MAX_DESCRIPTION, ServeConfig
 from .errors import abort
 from .ladder import Ladder
-from .ratelimit import RateLimiter
+from .pages import PageTokenError, PageTokens, Scalar, position_of
+from .ratelimit import RateLimiter, TokenBuckets, peer_key
+from .reads import ReadPool
 from .views import bot_message, finished_match, leaderboard_row, running_match
 
 MAX_ENDPOINT: Final = 300
@@ -60,6 +71,23 @@ MAX_MATCHES: Final = 500
 CHANNEL_GRACE_S: Final = 600.0
 """How long a match still running on the ladder's channel to an endpoint its bot left
 may go on before the channel is closed under it (a ladder match takes far less)."""
+DEFAULT_BOTS: Final = 100
+"""ListBots' page without a page_size."""
+MAX_BOTS: Final = 500
+"""ListBots' cap: a bot is at most about 4 kB (its text fields at their caps), so a page
+stays within the 4 MiB a gRPC client accepts by default."""
+MIN_HOLD_S: Final = 0.25
+"""A read refused for the read rate is answered no sooner than this..."""
+MAX_HOLD_S: Final = 1.0
+"""...and no later than this."""
+MAX_HELD_PER_ADDRESS: Final = 16
+"""Refused reads held at once for one client address (more are refused at once)."""
+MAX_HELD: Final = 1024
+"""Refused reads held at once in all."""
+DEFAULT_ROWS: Final = 500
+"""GetLeaderboard's page without a page_size."""
+MAX_ROWS: Final = 1000
+"""GetLeaderboard's cap."""
 
 Code = grpc.StatusCode
 
@@ -67,13 +95,20 @@ Code = grpc.StatusCode
 class ArenaServicer(arena_pb2_grpc.ArenaServicer):
     """Submissions, updates and the ladder's views."""
 
-    def __init__(self, config: ServeConfig, store: Store, ladder: Ladder) -> None:
+    def __init__(self, config: ServeConfig, store: Store, ladder: Ladder, reads: ReadPool) -> None:
         self.config = config
         self.store = store
         self.ladder = ladder
         self.allowlist = Allowlist(config.allow)
         self.limiter = RateLimiter(config.submit_limit)
         self.auth = Authenticator(store, config.auth_fail_limit)
+        self.reads = reads
+        self.pages = PageTokens()
+        self.read_limiter = (
+            TokenBuckets(config.read_rate, config.read_burst) if config.read_rate > 0 else None
+        )
+        self._held: Counter[str] = Counter()
+        """Refused reads being held, by client address."""
 
     # ------------------------------------------------------------ checks
 
@@ -307,67 +342,186 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
 
     # ------------------------------------------------------------- views
 
+    async def _read_allowed(self, context: Any) -> None:
+        """Count a read against its client address; RESOURCE_EXHAUSTED beyond the read
+        rate, or while the read pool has all the reads it takes.
+
+        A refusal for the read rate is held until the address may read again (at least
+        ``MIN_HOLD_S``, at most ``MAX_HOLD_S``) before it is sent: a client that asks
+        again as soon as it is refused then waits instead of making the arena refuse it
+        thousands of times a second, which would cost the referee's loop as much as the
+        reads. Held refusals cost a sleeping coroutine each, and are bounded per address
+        and in all; past either bound the refusal goes at once."""
+        if self.read_limiter is not None:
+            address = peer_key(context.peer() or "")
+            wait_s = self.read_limiter.acquire(address)
+            if wait_s:
+                hold_s = min(max(wait_s, MIN_HOLD_S), MAX_HOLD_S)
+                if self._held[address] < MAX_HELD_PER_ADDRESS and self._held.total() < MAX_HELD:
+                    self._held[address] += 1
+                    try:
+                        await _hold(hold_s)
+                    finally:
+                        self._held[address] -= 1
+                        if not self._held[address]:
+                            del self._held[address]
+                else:
+                    hold_s = 0.0
+                await abort(
+                    context,
+                    Code.RESOURCE_EXHAUSTED,
+                    f"this client address reached the arena's limit of "
+                    f"{self.config.read_rate:g} reads per second ({self.config.read_burst} "
+                    f"at once); read more slowly: try again in {max(wait_s - hold_s, 0.0):.1f} s",
+                )
+        if self.reads.busy:
+            await abort(
+                context,
+                Code.RESOURCE_EXHAUSTED,
+                "the arena is answering many reads at the moment; try again in a second",
+            )
+
+    async def _page_size(self, context: Any, asked: int, default: int, cap: int) -> int:
+        if asked < 0:
+            await abort(context, Code.INVALID_ARGUMENT, "the page size must not be negative")
+        return min(asked or default, cap)
+
+    async def _position(
+        self, context: Any, token: str, kind: str, scope: list[Scalar], *types: type
+    ) -> tuple[Any, ...] | None:
+        """Where the page of ``token`` starts (None without a token); INVALID_ARGUMENT
+        for a token this arena did not give for this list and these filters."""
+        if not token:
+            return None
+        try:
+            return position_of(self.pages.read(token, kind, scope), *types)
+        except PageTokenError as error:
+            await abort(context, Code.INVALID_ARGUMENT, str(error))
+
     async def ListBots(  # noqa: N802 (gRPC method name)
         self, request: arena_pb2.ListBotsRequest, context: Any
     ) -> arena_pb2.ListBotsReply:
-        """Every submitted bot with its status."""
+        """The submitted bots with their status, by name, one page."""
+        await self._read_allowed(context)
         viewer = await self.auth.caller(context, required=False)
-        bots = list_bots(self.store, request.owner or None)
+        size = await self._page_size(context, request.page_size, DEFAULT_BOTS, MAX_BOTS)
+        owner = request.owner
+        scope: list[Scalar] = [owner]
+        after = await self._position(context, request.page_token, "bots", scope, str)
+
+        def read(store: Store) -> tuple[list[arena_pb2.SubmittedBot], str]:
+            bots = bot_page(store, owner or None, after=after[0] if after else None, limit=size + 1)
+            more = len(bots) > size
+            bots = bots[:size]
+            token = self.pages.make("bots", scope, [bots[-1].name]) if more else ""
+            return [self._message(b, viewer) for b in bots], token
+
+        messages, token = await self.reads.run(read)
         return arena_pb2.ListBotsReply(
-            bots=[self._message(b, viewer) for b in bots],
+            bots=messages,
             ladder_status=self.ladder.status,
             ladder=self.config.ladder,
+            next_page_token=token,
         )
 
     async def GetLeaderboard(  # noqa: N802 (gRPC method name)
         self, request: arena_pb2.GetLeaderboardRequest, context: Any
     ) -> arena_pb2.GetLeaderboardReply:
-        """The ladder's standings."""
+        """The ladder's standings, best first, one page; only this arena's ladder."""
+        await self._read_allowed(context)
         ladder = request.ladder or self.config.ladder
-        if ladder != self.config.ladder and ladder not in self.store.ladders():
+        if ladder != self.config.ladder:
+            # Other ladders in the database (leagues run on the same file) are not this
+            # arena's to publish.
             await abort(
                 context,
                 Code.NOT_FOUND,
-                f"no ladder {ladder!r}; this arena runs {self.config.ladder!r}",
+                f"no ladder {ladder!r} on this arena; it runs {self.config.ladder!r} "
+                "(ask without a ladder for it)",
             )
-        statuses = {b.name: b.status for b in list_bots(self.store)}
-        rows = [
-            r
-            for r in leaderboard(self.store, ladder)
-            if request.include_retired or statuses.get(r.name) is not BotStatus.RETIRED
-        ]
+        size = await self._page_size(context, request.page_size, DEFAULT_ROWS, MAX_ROWS)
+        scope: list[Scalar] = [ladder, request.include_retired]
+        after = await self._position(
+            context, request.page_token, "leaderboard", scope, float, str, int
+        )
+
+        def read(store: Store) -> tuple[list[arena_pb2.LeaderboardRow], str]:
+            standings = store.standings(
+                ladder,
+                after=(after[0], after[1]) if after else None,
+                limit=size + 1,
+                include_retired=request.include_retired,
+            )
+            more = len(standings) > size
+            standings = standings[:size]
+            first = after[2] + 1 if after else 1  # ranks go on from the previous page
+            rows = [
+                leaderboard_row(
+                    standing_row(rank, standing.rating, standing.stats),
+                    BotStatus(standing.status) if standing.status else None,
+                )
+                for rank, standing in enumerate(standings, start=first)
+            ]
+            token = ""
+            if more:
+                last = standings[-1].rating
+                position = [standing_key(last.mu, last.sigma), last.bot, first + size - 1]
+                token = self.pages.make("leaderboard", scope, position)
+            return rows, token
+
+        rows, token = await self.reads.run(read)
         return arena_pb2.GetLeaderboardReply(
             ladder=ladder,
-            rows=[
-                leaderboard_row(_reranked(r, i), statuses.get(r.name))
-                for i, r in enumerate(rows, start=1)
-            ],
+            rows=rows,
             ladder_status=self.ladder.status,
+            next_page_token=token,
         )
 
     async def ListMatches(  # noqa: N802 (gRPC method name)
         self, request: arena_pb2.ListMatchesRequest, context: Any
     ) -> arena_pb2.ListMatchesReply:
-        """Running matches first (if asked for), then finished ones, newest first."""
+        """Running matches first (if asked for, on the first page), then finished ones,
+        newest first, one page."""
+        await self._read_allowed(context)
         if request.limit < 0:
             await abort(context, Code.INVALID_ARGUMENT, "limit must not be negative")
         limit = min(request.limit or DEFAULT_MATCHES, MAX_MATCHES)
         bot = request.bot or None
+        scope: list[Scalar] = [request.bot]
+        before = await self._position(context, request.page_token, "matches", scope, float, int)
         summaries = []
-        if request.include_running:
+        if request.include_running and before is None:
             summaries += [
                 running_match(m, self.config.ladder)
                 for m in sorted(self.ladder.running.values(), key=lambda m: m.started_at)
                 if bot is None or bot in m.seats
             ]
-        rows = self.store.matches(league_id=self.config.league_id, bot=bot, limit=limit)
-        summaries += [finished_match(row) for row in reversed(rows)]
-        return arena_pb2.ListMatchesReply(matches=summaries)
+        league_id = self.config.league_id
+
+        def read(store: Store) -> tuple[list[arena_pb2.MatchSummary], str]:
+            rows = store.match_page(
+                league_id,
+                bot=bot,
+                before=(before[0], before[1]) if before else None,
+                limit=limit + 1,
+            )
+            more = len(rows) > limit
+            rows = rows[:limit]
+            token = (
+                self.pages.make("matches", scope, [rows[-1].finished_at, rows[-1].idx])
+                if more
+                else ""
+            )
+            return [finished_match(row) for row in rows], token
+
+        finished, token = await self.reads.run(read)
+        return arena_pb2.ListMatchesReply(matches=summaries + finished, next_page_token=token)
 
     async def GetMatch(  # noqa: N802 (gRPC method name)
         self, request: arena_pb2.GetMatchRequest, context: Any
     ) -> arena_pb2.GetMatchReply:
         """A finished ladder match: one seat's view, or everything."""
+        await self._read_allowed(context)
         match_id = request.match_id
         if not match_id or len(match_id) > 200:
             await abort(context, Code.INVALID_ARGUMENT, "give a match id (from ListMatches)")
@@ -378,35 +532,40 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
                 f"match {match_id!r} is still being played; its record is published once it "
                 "ends. Ask again then",
             )
-        row = self.store.match(match_id)
-        # Only this arena's ladder: another league in the database may still replay a
-        # duplicate deal, whose record must not be out before it has been played.
-        if row is None or row.league_id != self.config.league_id:
-            await abort(
-                context,
-                Code.NOT_FOUND,
-                f"no finished match {match_id!r} on this arena; list them with ListMatches "
-                "(arena matches --arena HOST:PORT)",
-            )
-        data = self.store.record(match_id)
-        try:
-            lines = decode_record(data or b"")
-        except RecordError as error:
-            await abort(
-                context, Code.DATA_LOSS, f"the record of {match_id!r} is unreadable: {error}"
-            )
-        reply = arena_pb2.GetMatchReply(match=finished_match(row))
-        if request.WhichOneof("view") == "seat":
-            seat = request.seat
-            if not 0 <= seat < len(row.seats):
-                await abort(context, Code.INVALID_ARGUMENT, f"seat must be 0..{len(row.seats) - 1}")
-            reply.replay.extend(replay_lines(lines, seat))
-        else:
-            reply.replay.extend(replay_lines(lines, None))
-            reply.record_json.extend(json.dumps(line, separators=(",", ":")) for line in lines)
-        return reply
+
+        def fetch(store: Store) -> arena_pb2.GetMatchReply | tuple[grpc.StatusCode, str]:
+            """The reply, or why not; read and decoded off the loop (a record is tens of
+            kB of JSON once unpacked)."""
+            row = store.match(match_id)
+            # Only this arena's ladder: another league in the database may still replay a
+            # duplicate deal, whose record must not be out before it has been played.
+            if row is None or row.league_id != self.config.league_id:
+                return (
+                    Code.NOT_FOUND,
+                    f"no finished match {match_id!r} on this arena; list them with "
+                    "ListMatches (arena matches --arena HOST:PORT)",
+                )
+            try:
+                lines = decode_record(store.record(match_id) or b"")
+            except RecordError as error:
+                return Code.DATA_LOSS, f"the record of {match_id!r} is unreadable: {error}"
+            reply = arena_pb2.GetMatchReply(match=finished_match(row))
+            if request.WhichOneof("view") == "seat":
+                seat = request.seat
+                if not 0 <= seat < len(row.seats):
+                    return Code.INVALID_ARGUMENT, f"seat must be 0..{len(row.seats) - 1}"
+                reply.replay.extend(replay_lines(lines, seat))
+            else:
+                reply.replay.extend(replay_lines(lines, None))
+                reply.record_json.extend(json.dumps(line, separators=(",", ":")) for line in lines)
+            return reply
+
+        answer = await self.reads.run(fetch)
+        if isinstance(answer, tuple):
+            await abort(context, *answer)
+        return answer
 
 
-def _reranked(row: Row, rank: int) -> Row:
-    """The row with its rank among the rows shown (retired bots left out)."""
-    return replace(row, rank=rank)
+async def _hold(seconds: float) -> None:
+    """Hold a refused read (a test replaces this to hold without a clock)."""
+    await asyncio.sleep(seconds)

@@ -119,4 +119,41 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (league_id, idx)
     );
     """,
+    # 4: reads that do not grow with the history. Matches newest first, of a league or a
+    # ladder, by index; one bot's matches by index (its seats carry their match's league,
+    # finish time and index, in the order the listing wants); each bot's totals on a
+    # ladder kept as matches are recorded (the leaderboard no longer sums every seat);
+    # standings in leaderboard order (mu - 3 sigma, best first, then name); bots by
+    # owner. Old databases get the columns and totals filled from what they hold.
+    """
+    CREATE INDEX matches_by_league_finish ON matches(league_id, finished_at, idx);
+    CREATE INDEX matches_by_ladder_finish ON matches(ladder, finished_at, idx);
+    ALTER TABLE seats ADD COLUMN league_id TEXT;
+    ALTER TABLE seats ADD COLUMN finished_at REAL;
+    ALTER TABLE seats ADD COLUMN idx INTEGER;
+    UPDATE seats SET league_id = m.league_id, finished_at = m.finished_at, idx = m.idx
+        FROM matches AS m WHERE m.id = seats.match_id;
+    DROP INDEX seats_by_bot;
+    CREATE INDEX seats_by_bot ON seats(bot, league_id, finished_at, idx);
+    CREATE TABLE bot_stats (
+        ladder      TEXT NOT NULL,
+        bot         TEXT NOT NULL,
+        matches     INTEGER NOT NULL,
+        wins        INTEGER NOT NULL,       -- matches ranked first (ties included)
+        score_sum   INTEGER NOT NULL,
+        rank_sum    INTEGER NOT NULL,
+        timeouts    INTEGER NOT NULL,
+        errors      INTEGER NOT NULL,
+        invalid     INTEGER NOT NULL,
+        forfeits    INTEGER NOT NULL,
+        PRIMARY KEY (ladder, bot)
+    ) WITHOUT ROWID;
+    INSERT INTO bot_stats
+        SELECT m.ladder, s.bot, count(*), sum(s.rank = 1), sum(s.score), sum(s.rank),
+               sum(s.timeouts), sum(s.errors), sum(s.invalid), sum(s.forfeited)
+        FROM seats AS s JOIN matches AS m ON m.id = s.match_id
+        GROUP BY m.ladder, s.bot;
+    CREATE INDEX ratings_by_standing ON ratings(ladder, 3 * sigma - mu, bot);
+    CREATE INDEX bots_by_owner ON bots(owner, name);
+    """,
 )

@@ -141,6 +141,22 @@ def list_bots(store: Store, owner: str | None = None) -> list[BotEntry]:
     return [_entry(r) for r in store.read(sql + " ORDER BY name", params)]
 
 
+def bot_page(
+    store: Store, owner: str | None = None, *, after: str | None = None, limit: int
+) -> list[BotEntry]:
+    """At most ``limit`` submitted bots by name (of one owner), starting after the name
+    ``after`` (the last one of the previous page). Indexed: the cost is the page's."""
+    sql = "SELECT * FROM bots WHERE kind = ?"
+    params: list[object] = [SUBMITTED]
+    if owner:
+        sql += " AND owner = ?"
+        params.append(owner)
+    if after is not None:
+        sql += " AND name > ?"
+        params.append(after)
+    return [_entry(r) for r in store.read(sql + " ORDER BY name LIMIT ?", [*params, limit])]
+
+
 _CHANGEABLE = frozenset(
     {"target", "description", "status", "status_reason", "version", "placement_left",
      "failing_streak"}

@@ -1,6 +1,7 @@
 """The SQLite store. One writer connection; WAL so readers (``arena ratings`` while a
-league runs) never block it. A match's result and its rating update are written in one
-transaction, so a killed process leaves either both or neither."""
+league runs, the read connections of ``arena serve``) never block it. A match's result
+and its rating update are written in one transaction, so a killed process leaves either
+both or neither."""
 
 from __future__ import annotations
 
@@ -83,11 +84,51 @@ class RatingRow:
     matches: int
 
 
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A bot on a ladder as the leaderboard shows it: its rating, its totals (the keys
+    of ``seat_stats``; empty before its first recorded match) and, for a bot submitted
+    to ``arena serve``, its status."""
+
+    rating: RatingRow
+    stats: dict[str, float]
+    status: str | None
+
+
+def standing_key(mu: float, sigma: float) -> float:
+    """The leaderboard's sort key, smallest first: ``3 sigma - mu``, the negated
+    conservative skill, computed exactly as the ``ratings_by_standing`` index does."""
+    return 3 * sigma - mu
+
+
+def _stats_columns(table: str) -> str:
+    """``bot_stats`` (named ``table`` in the query) as ``seat_stats`` gives it: means,
+    not sums."""
+    t = table
+    return (
+        f"{t}.matches AS matches, {t}.wins AS wins, "
+        f"CAST({t}.score_sum AS REAL) / {t}.matches AS mean_score, "
+        f"CAST({t}.rank_sum AS REAL) / {t}.matches AS mean_rank, {t}.timeouts AS timeouts, "
+        f"{t}.errors AS errors, {t}.invalid AS invalid, {t}.forfeits AS forfeits"
+    )
+
+
+_STATS_KEYS = ("matches", "wins", "mean_score", "mean_rank", "timeouts", "errors", "invalid",
+               "forfeits")  # fmt: skip
+
+
 class Store:
     """An open arena database."""
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True, read_only: bool = False) -> None:
+        """Open (with ``create``, make) the database and bring its schema up to date.
+        ``read_only``: a connection for reads only (``arena serve`` reads on other threads
+        than its writer's): the database must exist with the current schema; nothing is
+        written, migrated or locked, and the connection may be used (one thread at a
+        time) by a thread other than the one that opened it."""
         self.path = Path(path)
+        if read_only:
+            create = False
         if not create and not self.path.exists():
             raise StoreError(
                 f"no database at {self.path}; give --db the file an `arena league` or "
@@ -100,15 +141,23 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Created 0600 here, not by SQLite (0644): it holds tokens' hashes and records.
             # SQLite gives its -wal and -shm files the database file's permissions.
-            if not self.path.exists():
+            if not read_only and not self.path.exists():
                 with contextlib.suppress(FileExistsError):  # another process was first
                     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
                     os.close(os.open(self.path, flags, FILE_MODE))
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+            self._db = sqlite3.connect(
+                self.path,
+                isolation_level=None,
+                timeout=BUSY_TIMEOUT_S,
+                check_same_thread=not read_only,
+            )
         except (sqlite3.Error, OSError) as error:
             raise StoreError(f"cannot open database {self.path}: {error}") from None
         self._db.row_factory = sqlite3.Row
         self._locks: LockFile | None = None  # DB.lock, once a lock is taken
+        if read_only:
+            self._open_for_reading()
+            return
         try:
             self._refuse_foreign()  # before any write, WAL mode included
             self._enter_wal()
@@ -127,6 +176,20 @@ class Store:
             # No lock file (a read-only folder, say) loses only that safety.
             with contextlib.suppress(StoreError, LockBusyError, OSError):
                 self._lock_file().share_open()
+
+    def _open_for_reading(self) -> None:
+        try:
+            self._db.execute("PRAGMA query_only=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise StoreError(f"{self.path} is not a usable arena database: {error}") from None
+        if version != len(MIGRATIONS):
+            self._db.close()
+            raise StoreError(
+                f"{self.path} has schema version {version}, not this arena's "
+                f"({len(MIGRATIONS)}); open it for writing first, which migrates it"
+            )
 
     def _check_existing_file(self) -> None:
         """Refuse, before writing anything, a file that is not an arena database."""
@@ -309,7 +372,9 @@ class Store:
                 ),
             )
             db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO seats(match_id, seat, bot, score, game_rank, rank, forfeited, "
+                "decisions, think_ms, timeouts, errors, invalid, league_id, finished_at, idx) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         match.id,
@@ -324,6 +389,31 @@ class Store:
                         s.timeouts,
                         s.errors,
                         s.invalid,
+                        match.league_id,
+                        match.finished_at,
+                        match.idx,
+                    )
+                    for s in match.seats
+                ],
+            )
+            db.executemany(
+                "INSERT INTO bot_stats VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(ladder, bot) DO UPDATE SET matches = matches + 1, "
+                "wins = wins + excluded.wins, score_sum = score_sum + excluded.score_sum, "
+                "rank_sum = rank_sum + excluded.rank_sum, "
+                "timeouts = timeouts + excluded.timeouts, errors = errors + excluded.errors, "
+                "invalid = invalid + excluded.invalid, forfeits = forfeits + excluded.forfeits",
+                [
+                    (
+                        match.ladder,
+                        s.bot,
+                        int(s.rank == 1),
+                        s.score,
+                        s.rank,
+                        s.timeouts,
+                        s.errors,
+                        s.invalid,
+                        int(s.forfeited),
                     )
                     for s in match.seats
                 ],
@@ -383,9 +473,13 @@ class Store:
     def matches(
         self, *, league_id: str | None = None, bot: str | None = None, limit: int | None = None
     ) -> list[MatchRow]:
-        """Finished matches, newest index last (optionally of one league or one bot)."""
+        """Finished matches, newest last (optionally of one league or one bot; with
+        ``limit``, the newest ``limit``, read newest first through an index)."""
+        if league_id is not None and limit is not None:
+            return self.match_page(league_id, bot=bot, before=None, limit=limit)[::-1]
         sql = "SELECT * FROM matches"
-        where, params = [], []
+        where: list[str] = []
+        params: list[object] = []
         if league_id is not None:
             where.append("league_id = ?")
             params.append(league_id)
@@ -394,21 +488,72 @@ class Store:
             params.append(bot)
         if where:
             sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY finished_at, idx"
-        rows = self._db.execute(sql, params).fetchall()
-        if limit is not None:
-            rows = rows[-limit:]
-        return [self._match_row(row) for row in rows]
+        if limit is None:
+            rows = self._db.execute(sql + " ORDER BY finished_at, idx", params).fetchall()
+        else:
+            rows = self._db.execute(
+                sql + " ORDER BY finished_at DESC, idx DESC LIMIT ?", [*params, limit]
+            ).fetchall()[::-1]
+        return self._match_rows(rows)
+
+    def match_page(
+        self,
+        league_id: str,
+        *,
+        bot: str | None = None,
+        before: tuple[float, int] | None = None,
+        limit: int,
+    ) -> list[MatchRow]:
+        """At most ``limit`` finished matches of a league (of one bot), newest first:
+        by finish time, then index, both descending, starting after ``before`` (the
+        ``(finished_at, idx)`` of the last match of the previous page). Indexed: the cost
+        is the page's, whatever the history holds."""
+        if bot is None:
+            sql = "SELECT * FROM matches WHERE league_id = ?"
+            params: list[object] = [league_id]
+            order = "finished_at DESC, idx DESC"
+            if before is not None:
+                sql += " AND (finished_at, idx) < (?, ?)"
+                params += before
+        else:
+            # The seat rows carry their match's league, finish time and index (migration
+            # 4) so that one bot's matches come in order from the seats_by_bot index.
+            sql = (
+                "SELECT m.* FROM seats AS s JOIN matches AS m ON m.id = s.match_id "
+                "WHERE s.bot = ? AND s.league_id = ?"
+            )
+            params = [bot, league_id]
+            order = "s.finished_at DESC, s.idx DESC"
+            if before is not None:
+                sql += " AND (s.finished_at, s.idx) < (?, ?)"
+                params += before
+        rows = self._db.execute(f"{sql} ORDER BY {order} LIMIT ?", [*params, limit]).fetchall()
+        return self._match_rows(rows)
 
     def match(self, match_id: str) -> MatchRow | None:
         """One finished match."""
         row = self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
         return self._match_row(row) if row is not None else None
 
-    def _match_row(self, row: sqlite3.Row) -> MatchRow:
-        seats = self._db.execute(
-            "SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (row["id"],)
-        ).fetchall()
+    def _match_rows(self, rows: Sequence[sqlite3.Row]) -> list[MatchRow]:
+        """Match rows with their seats (read in batches, not one query per match)."""
+        seats: dict[str, list[sqlite3.Row]] = {row["id"]: [] for row in rows}
+        ids = list(seats)
+        for start in range(0, len(ids), 500):
+            batch = ids[start : start + 500]
+            for seat in self._db.execute(
+                f"SELECT * FROM seats WHERE match_id IN ({', '.join('?' * len(batch))}) "
+                "ORDER BY match_id, seat",
+                batch,
+            ):
+                seats[seat["match_id"]].append(seat)
+        return [self._match_row(row, seats[row["id"]]) for row in rows]
+
+    def _match_row(self, row: sqlite3.Row, seats: Sequence[sqlite3.Row] | None = None) -> MatchRow:
+        if seats is None:
+            seats = self._db.execute(
+                "SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (row["id"],)
+            ).fetchall()
         return MatchRow(
             id=row["id"],
             league_id=row["league_id"],
@@ -475,13 +620,50 @@ class Store:
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     def seat_stats(self, ladder: str) -> dict[str, dict[str, float]]:
-        """Per bot on a ladder: matches, wins, mean score, mean rank and fault counts."""
+        """Per bot on a ladder: matches, wins, mean score, mean rank and fault counts
+        (from ``bot_stats``, kept with every recorded match: no scan of the seats)."""
         rows = self._db.execute(
-            "SELECT s.bot, count(*) AS matches, sum(s.rank = 1) AS wins, avg(s.score) AS "
-            "mean_score, avg(s.rank) AS mean_rank, sum(s.timeouts) AS timeouts, "
-            "sum(s.errors) AS errors, sum(s.invalid) AS invalid, sum(s.forfeited) AS forfeits "
-            "FROM seats s JOIN matches m ON m.id = s.match_id WHERE m.ladder = ? "
-            "GROUP BY s.bot",
+            f"SELECT st.bot, {_stats_columns('st')} FROM bot_stats AS st WHERE st.ladder = ?",
             (ladder,),
         ).fetchall()
-        return {r["bot"]: {k: r[k] for k in r.keys() if k != "bot"} for r in rows}  # noqa: SIM118
+        return {r["bot"]: {k: r[k] for k in _STATS_KEYS} for r in rows}
+
+    def standings(
+        self,
+        ladder: str,
+        *,
+        after: tuple[float, str] | None = None,
+        limit: int,
+        include_retired: bool = True,
+    ) -> list[Standing]:
+        """At most ``limit`` bots of a ladder in leaderboard order (conservative skill
+        mu - 3 sigma, best first, then name), starting after ``after`` (the
+        ``standing_key`` and name of the last bot of the previous page); without retired
+        submitted bots unless ``include_retired``. Indexed (``ratings_by_standing``): the
+        cost is the page's (and the retired bots passed over), whatever the history."""
+        sql = (
+            f"SELECT r.ladder, r.bot, r.mu, r.sigma, r.matches AS rated, b.status, "
+            f"{_stats_columns('st')} "
+            "FROM ratings AS r "
+            "LEFT JOIN bots AS b ON b.name = r.bot AND b.kind = 'submitted' "
+            "LEFT JOIN bot_stats AS st ON st.ladder = r.ladder AND st.bot = r.bot "
+            "WHERE r.ladder = ?"
+        )
+        params: list[object] = [ladder]
+        if after is not None:
+            # The first term seeks in the index (a row value alone would scan from the
+            # ladder's first bot); the second leaves out what the previous page showed.
+            sql += " AND 3 * r.sigma - r.mu >= ? AND (3 * r.sigma - r.mu, r.bot) > (?, ?)"
+            params += [after[0], *after]
+        if not include_retired:
+            sql += " AND b.status IS NOT 'retired'"
+        sql += " ORDER BY 3 * r.sigma - r.mu, r.bot LIMIT ?"
+        rows = self._db.execute(sql, [*params, limit]).fetchall()
+        return [
+            Standing(
+                RatingRow(r["ladder"], r["bot"], r["mu"], r["sigma"], r["rated"]),
+                {k: r[k] for k in _STATS_KEYS} if r["matches"] is not None else {},
+                r["status"],
+            )
+            for r in rows
+        ]

@@ -24,15 +24,15 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/arena.proto\x12\x08\x61rena.v1\"\x88\x02\n\x0cSubmittedBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05owner\x18\x02 \x01(\t\x12\x10\n\x08\x65ndpoint\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12#\n\x06status\x18\x05 \x01(\x0e\x32\x13.arena.v1.BotStatus\x12\x15\n\rstatus_reason\x18\x06 \x01(\t\x12\x0f\n\x07version\x18\x07 \x01(\t\x12\x0f\n\x07matches\x18\x08 \x01(\x05\x12\x16\n\x0eplacement_left\x18\t \x01(\x05\x12\x16\n\x0e\x66\x61iling_streak\x18\n \x01(\x05\x12\x12\n\ncreated_at\x18\x0b \x01(\x01\x12\x12\n\nupdated_at\x18\x0c \x01(\x01\"G\n\x10SubmitBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08\x65ndpoint\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\"5\n\x0eSubmitBotReply\x12#\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x16.arena.v1.SubmittedBot\"\\\n\x10UpdateBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08\x65ndpoint\x18\x02 \x01(\t\x12\x18\n\x0b\x64\x65scription\x18\x03 \x01(\tH\x00\x88\x01\x01\x42\x0e\n\x0c_description\"5\n\x0eUpdateBotReply\x12#\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x16.arena.v1.SubmittedBot\":\n\x10RetireBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x18\n\x10release_endpoint\x18\x02 \x01(\x08\"5\n\x0eRetireBotReply\x12#\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x16.arena.v1.SubmittedBot\" \n\x0fListBotsRequest\x12\r\n\x05owner\x18\x01 \x01(\t\"\\\n\rListBotsReply\x12$\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x16.arena.v1.SubmittedBot\x12\x15\n\rladder_status\x18\x02 \x01(\t\x12\x0e\n\x06ladder\x18\x03 \x01(\t\"@\n\x15GetLeaderboardRequest\x12\x0e\n\x06ladder\x18\x01 \x01(\t\x12\x17\n\x0finclude_retired\x18\x02 \x01(\x08\"\xfb\x01\n\x0eLeaderboardRow\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x14\n\x0c\x63onservative\x18\x03 \x01(\x01\x12\n\n\x02mu\x18\x04 \x01(\x01\x12\r\n\x05sigma\x18\x05 \x01(\x01\x12\x0f\n\x07matches\x18\x06 \x01(\x05\x12\x0c\n\x04wins\x18\x07 \x01(\x05\x12\x12\n\nmean_score\x18\x08 \x01(\x01\x12\x11\n\tmean_rank\x18\t \x01(\x01\x12\x10\n\x08timeouts\x18\n \x01(\x05\x12\x0e\n\x06\x65rrors\x18\x0b \x01(\x05\x12\x0f\n\x07invalid\x18\x0c \x01(\x05\x12#\n\x06status\x18\r \x01(\x0e\x32\x13.arena.v1.BotStatus\"d\n\x13GetLeaderboardReply\x12\x0e\n\x06ladder\x18\x01 \x01(\t\x12&\n\x04rows\x18\x02 \x03(\x0b\x32\x18.arena.v1.LeaderboardRow\x12\x15\n\rladder_status\x18\x03 \x01(\t\"I\n\x12ListMatchesRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\x05\x12\x17\n\x0finclude_running\x18\x03 \x01(\x08\"f\n\tMatchSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\r\n\x05score\x18\x03 \x01(\x05\x12\x0c\n\x04rank\x18\x04 \x01(\x05\x12\x11\n\tforfeited\x18\x05 \x01(\x08\x12\x0e\n\x06\x66\x61ults\x18\x06 \x01(\x05\"\x98\x01\n\x0cMatchSummary\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0e\n\x06ladder\x18\x02 \x01(\t\x12\x0f\n\x07running\x18\x03 \x01(\x08\x12\"\n\x05seats\x18\x04 \x03(\x0b\x32\x13.arena.v1.MatchSeat\x12\x12\n\nend_reason\x18\x05 \x01(\t\x12\x11\n\tdecisions\x18\x06 \x01(\x05\x12\n\n\x02\x61t\x18\x07 \x01(\x01\";\n\x10ListMatchesReply\x12\'\n\x07matches\x18\x01 \x03(\x0b\x32\x16.arena.v1.MatchSummary\"K\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0e\n\x04seat\x18\x02 \x01(\x05H\x00\x12\x0e\n\x04\x66ull\x18\x03 \x01(\x08H\x00\x42\x06\n\x04view\"[\n\rGetMatchReply\x12%\n\x05match\x18\x01 \x01(\x0b\x32\x16.arena.v1.MatchSummary\x12\x0e\n\x06replay\x18\x02 \x03(\t\x12\x13\n\x0brecord_json\x18\x03 \x03(\t*\x8a\x01\n\tBotStatus\x12\x1a\n\x16\x42OT_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14\x42OT_STATUS_VERIFYING\x10\x01\x12\x15\n\x11\x42OT_STATUS_ACTIVE\x10\x02\x12\x18\n\x14\x42OT_STATUS_SUSPENDED\x10\x03\x12\x16\n\x12\x42OT_STATUS_RETIRED\x10\x04\x32\xeb\x03\n\x05\x41rena\x12\x41\n\tSubmitBot\x12\x1a.arena.v1.SubmitBotRequest\x1a\x18.arena.v1.SubmitBotReply\x12\x41\n\tUpdateBot\x12\x1a.arena.v1.UpdateBotRequest\x1a\x18.arena.v1.UpdateBotReply\x12\x41\n\tRetireBot\x12\x1a.arena.v1.RetireBotRequest\x1a\x18.arena.v1.RetireBotReply\x12>\n\x08ListBots\x12\x19.arena.v1.ListBotsRequest\x1a\x17.arena.v1.ListBotsReply\x12P\n\x0eGetLeaderboard\x12\x1f.arena.v1.GetLeaderboardRequest\x1a\x1d.arena.v1.GetLeaderboardReply\x12G\n\x0bListMatches\x12\x1c.arena.v1.ListMatchesRequest\x1a\x1a.arena.v1.ListMatchesReply\x12>\n\x08GetMatch\x12\x19.arena.v1.GetMatchRequest\x1a\x17.arena.v1.GetMatchReplyb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/arena.proto\x12\x08\x61rena.v1\"\x88\x02\n\x0cSubmittedBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05owner\x18\x02 \x01(\t\x12\x10\n\x08\x65ndpoint\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12#\n\x06status\x18\x05 \x01(\x0e\x32\x13.arena.v1.BotStatus\x12\x15\n\rstatus_reason\x18\x06 \x01(\t\x12\x0f\n\x07version\x18\x07 \x01(\t\x12\x0f\n\x07matches\x18\x08 \x01(\x05\x12\x16\n\x0eplacement_left\x18\t \x01(\x05\x12\x16\n\x0e\x66\x61iling_streak\x18\n \x01(\x05\x12\x12\n\ncreated_at\x18\x0b \x01(\x01\x12\x12\n\nupdated_at\x18\x0c \x01(\x01\"G\n\x10SubmitBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08\x65ndpoint\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\"5\n\x0eSubmitBotReply\x12#\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x16.arena.v1.SubmittedBot\"\\\n\x10UpdateBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08\x65ndpoint\x18\x02 \x01(\t\x12\x18\n\x0b\x64\x65scription\x18\x03 \x01(\tH\x00\x88\x01\x01\x42\x0e\n\x0c_description\"5\n\x0eUpdateBotReply\x12#\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x16.arena.v1.SubmittedBot\":\n\x10RetireBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x18\n\x10release_endpoint\x18\x02 \x01(\x08\"5\n\x0eRetireBotReply\x12#\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x16.arena.v1.SubmittedBot\"G\n\x0fListBotsRequest\x12\r\n\x05owner\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"u\n\rListBotsReply\x12$\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x16.arena.v1.SubmittedBot\x12\x15\n\rladder_status\x18\x02 \x01(\t\x12\x0e\n\x06ladder\x18\x03 \x01(\t\x12\x17\n\x0fnext_page_token\x18\x04 \x01(\t\"g\n\x15GetLeaderboardRequest\x12\x0e\n\x06ladder\x18\x01 \x01(\t\x12\x17\n\x0finclude_retired\x18\x02 \x01(\x08\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"\xfb\x01\n\x0eLeaderboardRow\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x14\n\x0c\x63onservative\x18\x03 \x01(\x01\x12\n\n\x02mu\x18\x04 \x01(\x01\x12\r\n\x05sigma\x18\x05 \x01(\x01\x12\x0f\n\x07matches\x18\x06 \x01(\x05\x12\x0c\n\x04wins\x18\x07 \x01(\x05\x12\x12\n\nmean_score\x18\x08 \x01(\x01\x12\x11\n\tmean_rank\x18\t \x01(\x01\x12\x10\n\x08timeouts\x18\n \x01(\x05\x12\x0e\n\x06\x65rrors\x18\x0b \x01(\x05\x12\x0f\n\x07invalid\x18\x0c \x01(\x05\x12#\n\x06status\x18\r \x01(\x0e\x32\x13.arena.v1.BotStatus\"}\n\x13GetLeaderboardReply\x12\x0e\n\x06ladder\x18\x01 \x01(\t\x12&\n\x04rows\x18\x02 \x03(\x0b\x32\x18.arena.v1.LeaderboardRow\x12\x15\n\rladder_status\x18\x03 \x01(\t\x12\x17\n\x0fnext_page_token\x18\x04 \x01(\t\"]\n\x12ListMatchesRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\x05\x12\x17\n\x0finclude_running\x18\x03 \x01(\x08\x12\x12\n\npage_token\x18\x04 \x01(\t\"f\n\tMatchSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\r\n\x05score\x18\x03 \x01(\x05\x12\x0c\n\x04rank\x18\x04 \x01(\x05\x12\x11\n\tforfeited\x18\x05 \x01(\x08\x12\x0e\n\x06\x66\x61ults\x18\x06 \x01(\x05\"\x98\x01\n\x0cMatchSummary\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0e\n\x06ladder\x18\x02 \x01(\t\x12\x0f\n\x07running\x18\x03 \x01(\x08\x12\"\n\x05seats\x18\x04 \x03(\x0b\x32\x13.arena.v1.MatchSeat\x12\x12\n\nend_reason\x18\x05 \x01(\t\x12\x11\n\tdecisions\x18\x06 \x01(\x05\x12\n\n\x02\x61t\x18\x07 \x01(\x01\"T\n\x10ListMatchesReply\x12\'\n\x07matches\x18\x01 \x03(\x0b\x32\x16.arena.v1.MatchSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"K\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0e\n\x04seat\x18\x02 \x01(\x05H\x00\x12\x0e\n\x04\x66ull\x18\x03 \x01(\x08H\x00\x42\x06\n\x04view\"[\n\rGetMatchReply\x12%\n\x05match\x18\x01 \x01(\x0b\x32\x16.arena.v1.MatchSummary\x12\x0e\n\x06replay\x18\x02 \x03(\t\x12\x13\n\x0brecord_json\x18\x03 \x03(\t*\x8a\x01\n\tBotStatus\x12\x1a\n\x16\x42OT_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14\x42OT_STATUS_VERIFYING\x10\x01\x12\x15\n\x11\x42OT_STATUS_ACTIVE\x10\x02\x12\x18\n\x14\x42OT_STATUS_SUSPENDED\x10\x03\x12\x16\n\x12\x42OT_STATUS_RETIRED\x10\x04\x32\xeb\x03\n\x05\x41rena\x12\x41\n\tSubmitBot\x12\x1a.arena.v1.SubmitBotRequest\x1a\x18.arena.v1.SubmitBotReply\x12\x41\n\tUpdateBot\x12\x1a.arena.v1.UpdateBotRequest\x1a\x18.arena.v1.UpdateBotReply\x12\x41\n\tRetireBot\x12\x1a.arena.v1.RetireBotRequest\x1a\x18.arena.v1.RetireBotReply\x12>\n\x08ListBots\x12\x19.arena.v1.ListBotsRequest\x1a\x17.arena.v1.ListBotsReply\x12P\n\x0eGetLeaderboard\x12\x1f.arena.v1.GetLeaderboardRequest\x1a\x1d.arena.v1.GetLeaderboardReply\x12G\n\x0bListMatches\x12\x1c.arena.v1.ListMatchesRequest\x1a\x1a.arena.v1.ListMatchesReply\x12>\n\x08GetMatch\x12\x19.arena.v1.GetMatchRequest\x1a\x17.arena.v1.GetMatchReplyb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.arena_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_BOTSTATUS']._serialized_start=1809
-  _globals['_BOTSTATUS']._serialized_end=1947
+  _globals['_BOTSTATUS']._serialized_start=1982
+  _globals['_BOTSTATUS']._serialized_end=2120
   _globals['_SUBMITTEDBOT']._serialized_start=35
   _globals['_SUBMITTEDBOT']._serialized_end=299
   _globals['_SUBMITBOTREQUEST']._serialized_start=301
@@ -48,27 +48,27 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_RETIREBOTREPLY']._serialized_start=638
   _globals['_RETIREBOTREPLY']._serialized_end=691
   _globals['_LISTBOTSREQUEST']._serialized_start=693
-  _globals['_LISTBOTSREQUEST']._serialized_end=725
-  _globals['_LISTBOTSREPLY']._serialized_start=727
-  _globals['_LISTBOTSREPLY']._serialized_end=819
-  _globals['_GETLEADERBOARDREQUEST']._serialized_start=821
-  _globals['_GETLEADERBOARDREQUEST']._serialized_end=885
-  _globals['_LEADERBOARDROW']._serialized_start=888
-  _globals['_LEADERBOARDROW']._serialized_end=1139
-  _globals['_GETLEADERBOARDREPLY']._serialized_start=1141
-  _globals['_GETLEADERBOARDREPLY']._serialized_end=1241
-  _globals['_LISTMATCHESREQUEST']._serialized_start=1243
-  _globals['_LISTMATCHESREQUEST']._serialized_end=1316
-  _globals['_MATCHSEAT']._serialized_start=1318
-  _globals['_MATCHSEAT']._serialized_end=1420
-  _globals['_MATCHSUMMARY']._serialized_start=1423
-  _globals['_MATCHSUMMARY']._serialized_end=1575
-  _globals['_LISTMATCHESREPLY']._serialized_start=1577
-  _globals['_LISTMATCHESREPLY']._serialized_end=1636
-  _globals['_GETMATCHREQUEST']._serialized_start=1638
-  _globals['_GETMATCHREQUEST']._serialized_end=1713
-  _globals['_GETMATCHREPLY']._serialized_start=1715
-  _globals['_GETMATCHREPLY']._serialized_end=1806
-  _globals['_ARENA']._serialized_start=1950
-  _globals['_ARENA']._serialized_end=2441
+  _globals['_LISTBOTSREQUEST']._serialized_end=764
+  _globals['_LISTBOTSREPLY']._serialized_start=766
+  _globals['_LISTBOTSREPLY']._serialized_end=883
+  _globals['_GETLEADERBOARDREQUEST']._serialized_start=885
+  _globals['_GETLEADERBOARDREQUEST']._serialized_end=988
+  _globals['_LEADERBOARDROW']._serialized_start=991
+  _globals['_LEADERBOARDROW']._serialized_end=1242
+  _globals['_GETLEADERBOARDREPLY']._serialized_start=1244
+  _globals['_GETLEADERBOARDREPLY']._serialized_end=1369
+  _globals['_LISTMATCHESREQUEST']._serialized_start=1371
+  _globals['_LISTMATCHESREQUEST']._serialized_end=1464
+  _globals['_MATCHSEAT']._serialized_start=1466
+  _globals['_MATCHSEAT']._serialized_end=1568
+  _globals['_MATCHSUMMARY']._serialized_start=1571
+  _globals['_MATCHSUMMARY']._serialized_end=1723
+  _globals['_LISTMATCHESREPLY']._serialized_start=1725
+  _globals['_LISTMATCHESREPLY']._serialized_end=1809
+  _globals['_GETMATCHREQUEST']._serialized_start=1811
+  _globals['_GETMATCHREQUEST']._serialized_end=1886
+  _globals['_GETMATCHREPLY']._serialized_start=1888
+  _globals['_GETMATCHREPLY']._serialized_end=1979
+  _globals['_ARENA']._serialized_start=2123
+  _globals['_ARENA']._serialized_end=2614
 # @@protoc_insertion_point(module_scope)

@@ -12,8 +12,18 @@ a wrong token), PERMISSION_DENIED (another owner's bot, or an endpoint outside t
 organizer's allowlist), INVALID_ARGUMENT (a bad field), ALREADY_EXISTS (a taken name,
 or an endpoint another bot holds), NOT_FOUND (no such bot or finished match),
 FAILED_PRECONDITION (a match still being played), RESOURCE_EXHAUSTED (the owner's
-rate limit on changes, or too many failed authentications from the caller's address),
+rate limit on changes, too many failed authentications from the caller's address, or
+the read rate limit of a client address),
 UNAVAILABLE (shutting down), INTERNAL (an error of the arena's own).
+
+Lists come in pages. A reply with a non-empty `next_page_token` has more: send the
+same request again with `page_token` set to it for the next page; an empty one means
+the list is done. Tokens are opaque (do not build or change them), belong to the list
+and filters they came with, and last until the arena restarts; any other token is
+INVALID_ARGUMENT (start again without one). A request without `page_token` gets the
+first page, so clients written before pages existed keep working on short lists.
+Each client address may make a limited number of reads (these four calls) per second
+(`arena serve --read-rate`); more are RESOURCE_EXHAUSTED saying when to try again.
 """
 
 from collections import abc as _abc
@@ -294,16 +304,26 @@ class ListBotsRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     OWNER_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     owner: _builtins.str
     """Only bots of this owner (empty: every owner)."""
+    page_size: _builtins.int
+    """At most this many bots (0: 100; capped at 500)."""
+    page_token: _builtins.str
+    """Where to continue: a `next_page_token` of an earlier reply to the same request
+    (empty: from the first bot).
+    """
     def __init__(
         self,
         *,
         owner: _builtins.str = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["owner", b"owner"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["owner", b"owner", "page_size", b"page_size", "page_token", b"page_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -316,10 +336,13 @@ class ListBotsReply(_message.Message):
     BOTS_FIELD_NUMBER: _builtins.int
     LADDER_STATUS_FIELD_NUMBER: _builtins.int
     LADDER_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     ladder_status: _builtins.str
     """What the ladder is doing, in words (e.g. "waiting: 1 active bot, a table needs 2")."""
     ladder: _builtins.str
     """The ladder's id, e.g. "serve/abluxxen/amigo/4p"."""
+    next_page_token: _builtins.str
+    """Give it as `page_token` for the next page; empty: this was the last page."""
     @_builtins.property
     def bots(self) -> _containers.RepeatedCompositeFieldContainer[Global___SubmittedBot]:
         """Bots by name."""
@@ -330,10 +353,11 @@ class ListBotsReply(_message.Message):
         bots: _abc.Iterable[Global___SubmittedBot] | None = ...,
         ladder_status: _builtins.str = ...,
         ladder: _builtins.str = ...,
+        next_page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "ladder", b"ladder", "ladder_status", b"ladder_status"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "ladder", b"ladder", "ladder_status", b"ladder_status", "next_page_token", b"next_page_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -345,19 +369,31 @@ class GetLeaderboardRequest(_message.Message):
 
     LADDER_FIELD_NUMBER: _builtins.int
     INCLUDE_RETIRED_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     ladder: _builtins.str
-    """The ladder (empty: the one this arena runs)."""
+    """The ladder: empty or this arena's own (ListBotsReply.ladder); any other is
+    NOT_FOUND.
+    """
     include_retired: _builtins.bool
     """Also list retired bots (default: only bots still on the ladder)."""
+    page_size: _builtins.int
+    """At most this many rows (0: 500; capped at 1000)."""
+    page_token: _builtins.str
+    """Where to continue: a `next_page_token` of an earlier reply to the same request
+    (empty: from the best bot). Ranks go on from the previous page.
+    """
     def __init__(
         self,
         *,
         ladder: _builtins.str = ...,
         include_retired: _builtins.bool = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_retired", b"include_retired", "ladder", b"ladder"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_retired", b"include_retired", "ladder", b"ladder", "page_size", b"page_size", "page_token", b"page_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -440,10 +476,13 @@ class GetLeaderboardReply(_message.Message):
     LADDER_FIELD_NUMBER: _builtins.int
     ROWS_FIELD_NUMBER: _builtins.int
     LADDER_STATUS_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     ladder: _builtins.str
     """The ladder shown."""
     ladder_status: _builtins.str
     """What the ladder is doing (see ListBotsReply.ladder_status)."""
+    next_page_token: _builtins.str
+    """Give it as `page_token` for the next page; empty: this was the last page."""
     @_builtins.property
     def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___LeaderboardRow]:
         """Best first."""
@@ -454,10 +493,11 @@ class GetLeaderboardReply(_message.Message):
         ladder: _builtins.str = ...,
         rows: _abc.Iterable[Global___LeaderboardRow] | None = ...,
         ladder_status: _builtins.str = ...,
+        next_page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ladder", b"ladder", "ladder_status", b"ladder_status", "rows", b"rows"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ladder", b"ladder", "ladder_status", b"ladder_status", "next_page_token", b"next_page_token", "rows", b"rows"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -470,22 +510,30 @@ class ListMatchesRequest(_message.Message):
     BOT_FIELD_NUMBER: _builtins.int
     LIMIT_FIELD_NUMBER: _builtins.int
     INCLUDE_RUNNING_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     bot: _builtins.str
     """Only matches of this bot (empty: all)."""
     limit: _builtins.int
-    """At most this many finished matches, newest first (0: 50; capped at 500)."""
+    """At most this many finished matches per page, newest first (0: 50; capped at 500)."""
     include_running: _builtins.bool
-    """Also list the matches being played now (no results, no record)."""
+    """Also list the matches being played now (no results, no record); only on the first
+    page (a request without `page_token`).
+    """
+    page_token: _builtins.str
+    """Where to continue: a `next_page_token` of an earlier reply to the same request
+    (empty: from the newest finished match).
+    """
     def __init__(
         self,
         *,
         bot: _builtins.str = ...,
         limit: _builtins.int = ...,
         include_running: _builtins.bool = ...,
+        page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "include_running", b"include_running", "limit", b"limit"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "include_running", b"include_running", "limit", b"limit", "page_token", b"page_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -586,6 +634,11 @@ class ListMatchesReply(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     MATCHES_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Give it as `page_token` for the next (older) finished matches; empty: this was the
+    last page.
+    """
     @_builtins.property
     def matches(self) -> _containers.RepeatedCompositeFieldContainer[Global___MatchSummary]:
         """Running ones first, then finished ones newest first."""
@@ -594,10 +647,11 @@ class ListMatchesReply(_message.Message):
         self,
         *,
         matches: _abc.Iterable[Global___MatchSummary] | None = ...,
+        next_page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["matches", b"matches"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["matches", b"matches", "next_page_token", b"next_page_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

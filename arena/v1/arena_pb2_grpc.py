@@ -103,21 +103,24 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListBots(self, request, context):
-        """Every submitted bot with its status, and what the ladder is doing.
+        """The submitted bots with their status, by name, a page at a time, and what the
+        ladder is doing.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetLeaderboard(self, request, context):
-        """The ladder's standings.
+        """The ladder's standings, best first, a page at a time. Only this arena's own ladder:
+        any other is NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ListMatches(self, request, context):
-        """Recent matches, newest first (finished ones, and optionally those being played).
+        """Matches, newest first, a page at a time (finished ones, and optionally, on the first
+        page, those being played).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -12,8 +12,18 @@ a wrong token), PERMISSION_DENIED (another owner's bot, or an endpoint outside t
 organizer's allowlist), INVALID_ARGUMENT (a bad field), ALREADY_EXISTS (a taken name,
 or an endpoint another bot holds), NOT_FOUND (no such bot or finished match),
 FAILED_PRECONDITION (a match still being played), RESOURCE_EXHAUSTED (the owner's
-rate limit on changes, or too many failed authentications from the caller's address),
+rate limit on changes, too many failed authentications from the caller's address, or
+the read rate limit of a client address),
 UNAVAILABLE (shutting down), INTERNAL (an error of the arena's own).
+
+Lists come in pages. A reply with a non-empty `next_page_token` has more: send the
+same request again with `page_token` set to it for the next page; an empty one means
+the list is done. Tokens are opaque (do not build or change them), belong to the list
+and filters they came with, and last until the arena restarts; any other token is
+INVALID_ARGUMENT (start again without one). A request without `page_token` gets the
+first page, so clients written before pages existed keep working on short lists.
+Each client address may make a limited number of reads (these four calls) per second
+(`arena serve --read-rate`); more are RESOURCE_EXHAUSTED saying when to try again.
 """
 
 from arena.v1 import arena_pb2 as _arena_pb2
@@ -61,11 +71,17 @@ class ArenaStub:
     owner too (no other owner may submit it) unless release_endpoint is set.
     """
     ListBots: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListBotsRequest, _arena_pb2.ListBotsReply]
-    """Every submitted bot with its status, and what the ladder is doing."""
+    """The submitted bots with their status, by name, a page at a time, and what the
+    ladder is doing.
+    """
     GetLeaderboard: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetLeaderboardRequest, _arena_pb2.GetLeaderboardReply]
-    """The ladder's standings."""
+    """The ladder's standings, best first, a page at a time. Only this arena's own ladder:
+    any other is NOT_FOUND.
+    """
     ListMatches: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListMatchesRequest, _arena_pb2.ListMatchesReply]
-    """Recent matches, newest first (finished ones, and optionally those being played)."""
+    """Matches, newest first, a page at a time (finished ones, and optionally, on the first
+    page, those being played).
+    """
     GetMatch: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetMatchRequest, _arena_pb2.GetMatchReply]
     """One finished match: one seat's view or the full record. A match still being played
     is FAILED_PRECONDITION: its record is never published while it runs.
@@ -91,11 +107,17 @@ class ArenaAsyncStub(ArenaStub):
     owner too (no other owner may submit it) unless release_endpoint is set.
     """
     ListBots: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListBotsRequest, _arena_pb2.ListBotsReply]  # type: ignore[assignment]
-    """Every submitted bot with its status, and what the ladder is doing."""
+    """The submitted bots with their status, by name, a page at a time, and what the
+    ladder is doing.
+    """
     GetLeaderboard: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetLeaderboardRequest, _arena_pb2.GetLeaderboardReply]  # type: ignore[assignment]
-    """The ladder's standings."""
+    """The ladder's standings, best first, a page at a time. Only this arena's own ladder:
+    any other is NOT_FOUND.
+    """
     ListMatches: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListMatchesRequest, _arena_pb2.ListMatchesReply]  # type: ignore[assignment]
-    """Recent matches, newest first (finished ones, and optionally those being played)."""
+    """Matches, newest first, a page at a time (finished ones, and optionally, on the first
+    page, those being played).
+    """
     GetMatch: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetMatchRequest, _arena_pb2.GetMatchReply]  # type: ignore[assignment]
     """One finished match: one seat's view or the full record. A match still being played
     is FAILED_PRECONDITION: its record is never published while it runs.
@@ -142,7 +164,9 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.ListBotsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.ListBotsReply, _abc.Awaitable[_arena_pb2.ListBotsReply]]:
-        """Every submitted bot with its status, and what the ladder is doing."""
+        """The submitted bots with their status, by name, a page at a time, and what the
+        ladder is doing.
+        """
 
     @_abc_1.abstractmethod
     def GetLeaderboard(
@@ -150,7 +174,9 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.GetLeaderboardRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.GetLeaderboardReply, _abc.Awaitable[_arena_pb2.GetLeaderboardReply]]:
-        """The ladder's standings."""
+        """The ladder's standings, best first, a page at a time. Only this arena's own ladder:
+        any other is NOT_FOUND.
+        """
 
     @_abc_1.abstractmethod
     def ListMatches(
@@ -158,7 +184,9 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.ListMatchesRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.ListMatchesReply, _abc.Awaitable[_arena_pb2.ListMatchesReply]]:
-        """Recent matches, newest first (finished ones, and optionally those being played)."""
+        """Matches, newest first, a page at a time (finished ones, and optionally, on the first
+        page, those being played).
+        """
 
     @_abc_1.abstractmethod
     def GetMatch(
