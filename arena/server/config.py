@@ -164,6 +164,7 @@ def validate(config: ServeConfig) -> None:
         "tau",
         "idle_timeout_s",
         "max_connection_age_s",
+        "read_rate",
     ):
         if not math.isfinite(getattr(config, key)):
             raise ServeConfigError(f"--{key.replace('_', '-')} must be a finite number")

@@ -50,9 +50,11 @@ HANDSHAKE_TIMEOUT_S: Final = 10.0
 AGE_GRACE_S: Final = 30.0
 """After ``--max-connection-age-s``, the calls on a connection get this long to end (at
 most the age itself)."""
-MAX_STREAMS: Final = 16
+MAX_STREAMS: Final = 32
 """Calls at once on one connection (HTTP/2 streams); the Arena's own calls are unary and
-a client makes one at a time."""
+a client makes one at a time. Above the 16 refused reads the arena may hold for one
+address (``servicer.MAX_HELD_PER_ADDRESS``), so a held client still gets its refusals
+at once instead of waiting for a stream."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -183,7 +183,7 @@ def test_an_error_of_the_arena_is_internal_in_words_without_a_class_name(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise KeyError("internal detail")
 
-    monkeypatch.setattr(servicer, "list_bots", broken)
+    monkeypatch.setattr(servicer, "bot_page", broken)
 
     async def scenario() -> grpc.aio.AioRpcError:
         arena = await start_arena(ServeConfig(db=str(tmp_path / "serve.db"), port=0))
