@@ -22,8 +22,9 @@ DEFAULT_PORT: Final = 50050
 """The port of the README's walk-through."""
 MAX_DESCRIPTION: Final = 500
 """Characters in a bot's description."""
-DEFAULT_READ_RATE: Final = 20.0
-"""Reads (ListBots, GetLeaderboard, ListMatches, GetMatch) per second per client address."""
+DEFAULT_READ_RATE: Final = 10.0
+"""Reads (ListBots, GetLeaderboard, ListMatches, GetMatch) per second per client address:
+each costs the referee about 2 ms of the interpreter (docs/BENCHMARKS.md)."""
 DEFAULT_READ_BURST: Final = 40
 """Reads one client address may make at once before the rate applies."""
 
