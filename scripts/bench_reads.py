@@ -9,9 +9,10 @@
    own owner's token, as authors do; waits until they are active and have played.
 3. Counts the ladder's matches while ``--clients`` anonymous clients (threads of one
    process, each on its own connection) poll GetLeaderboard, ListMatches and ListBots in
-   turn as fast as they can for ``--seconds``, following next_page_token deeper into the
-   lists; and without any reader for half as long before and after (the quiet rate, the
-   mean of both: the machine's own speed drifts).
+   turn as fast as they can, following next_page_token deeper into the lists, for
+   ``--seconds`` in all, in ``--rounds`` windows; and without any reader in as many
+   seconds, in windows alternating with those (the quiet rate: this machine's speed
+   drifts by more than the effect measured, so both are spread over the same span).
 
 Prints the figures, and a last line of JSON: ``leaderboard_p99_ms``,
 ``list_matches_p99_ms``, ``list_bots_p99_ms`` (of the reads answered), the reads
@@ -179,13 +180,15 @@ class Ladder:
         self.league_id = league_id
         self.bots = bots
 
-    def matches_since(self, at: float, until: float | None = None) -> int:
-        sql = "SELECT count(*) FROM matches WHERE league_id = ? AND finished_at >= ?"
-        params: list[Any] = [self.league_id, at]
-        if until is not None:
-            sql += " AND finished_at < ?"
-            params.append(until)
-        return int(self.conn.execute(sql, params).fetchone()[0])
+    def played(self, at: float, until: float) -> tuple[int, int]:
+        """Matches finished from ``at`` to ``until``, and their decisions (random play
+        makes matches of very different lengths: decisions vary less)."""
+        row = self.conn.execute(
+            "SELECT count(*), coalesce(sum(decisions), 0) FROM matches WHERE league_id = ? "
+            "AND finished_at >= ? AND finished_at < ?",
+            (self.league_id, at, until),
+        ).fetchone()
+        return int(row[0]), int(row[1])
 
     def faults_between(self, at: float, until: float) -> dict[str, int]:
         rows = self.conn.execute(
@@ -205,15 +208,31 @@ class Ladder:
         return [f"{n} {s}: {r}" for n, s, r in rows]
 
 
-def quiet_rate(ladder: Ladder, seconds: float) -> float:
-    """Matches per minute while nobody reads, over ``seconds``."""
+def quiet_window(ladder: Ladder, seconds: float) -> tuple[tuple[int, int], float]:
+    """Matches and decisions played while nobody reads, over ``seconds``; the seconds."""
     start = time.time()
     time.sleep(seconds)
     end = time.time()
-    played = ladder.matches_since(start, end)
+    played = ladder.played(start, end)
     faults = ladder.faults_between(start, end)
-    log(f"quiet: {played} matches in {end - start:.1f} s; faults {faults}")
-    return played * 60 / (end - start)
+    log(f"quiet: {played[0]} matches ({played[1]} decisions) in {end - start:.1f} s; {faults}")
+    return played, end - start
+
+
+def cpu_times() -> list[int]:
+    """This machine's CPU time counters (Linux /proc/stat; empty elsewhere)."""
+    try:
+        return [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    except (OSError, ValueError):
+        return []
+
+
+def steal_share(before: list[int], after: list[int]) -> float | None:
+    """The share of CPU time the hypervisor gave to others meanwhile (steal)."""
+    if len(before) < 8 or len(after) < 8:
+        return None
+    spent = [b - a for a, b in zip(before, after, strict=True)]
+    return round(spent[7] / max(sum(spent[:8]), 1), 3)
 
 
 def failures_logged(log_path: Path, start: int, names: list[str]) -> list[str]:
@@ -235,6 +254,13 @@ class Tally:
     latencies: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in METHODS})
     refused: dict[str, int] = field(default_factory=lambda: dict.fromkeys(METHODS, 0))
     errors: dict[str, int] = field(default_factory=dict)
+
+    def add(self, other: Tally) -> None:
+        for method in METHODS:
+            self.latencies[method] += other.latencies[method]
+            self.refused[method] += other.refused[method]
+        for key, n in other.errors.items():
+            self.errors[key] = self.errors.get(key, 0) + n
 
 
 def poll(address: str, until: float, tally: Tally, lock: threading.Lock) -> None:
@@ -272,16 +298,13 @@ def poll(address: str, until: float, tally: Tally, lock: threading.Lock) -> None
     finally:
         channel.close()
     with lock:
-        for method in METHODS:
-            tally.latencies[method] += mine.latencies[method]
-            tally.refused[method] += mine.refused[method]
-        for key, n in mine.errors.items():
-            tally.errors[key] = tally.errors.get(key, 0) + n
+        tally.add(mine)
 
 
 def run_clients(address: str, clients: int, seconds: float) -> int:
     """The polling clients (``--poll``: a process of their own); their tally as JSON."""
     tally, lock = Tally(), threading.Lock()
+    started = time.time()
     until = time.perf_counter() + seconds
     threads = [
         threading.Thread(target=poll, args=(address, until, tally, lock)) for _ in range(clients)
@@ -290,8 +313,17 @@ def run_clients(address: str, clients: int, seconds: float) -> int:
         thread.start()
     for thread in threads:
         thread.join()
+    ended = time.time()
     print(
-        json.dumps({"latencies": tally.latencies, "refused": tally.refused, "errors": tally.errors})
+        json.dumps(
+            {
+                "latencies": tally.latencies,
+                "refused": tally.refused,
+                "errors": tally.errors,
+                "from": started,
+                "to": ended,
+            }
+        )
     )
     return 0
 
@@ -314,10 +346,13 @@ def main() -> int:
     parser.add_argument("--bots", type=int, default=8, help="live random bots (default 8)")
     parser.add_argument("--clients", type=int, default=8, help="polling clients (default 8)")
     parser.add_argument(
-        "--seconds",
-        type=float,
-        default=40.0,
-        help="polling time; the quiet rate is measured half as long before and after (40)",
+        "--seconds", type=float, default=60.0, help="polling time in all (default 60)"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="polled windows, alternating with as long quiet ones (default 3)",
     )
     parser.add_argument("--warmup-s", type=float, default=10.0, help="ladder warm-up")
     parser.add_argument("--table-size", type=int, default=4)
@@ -410,25 +445,45 @@ def main() -> int:
         log(f"{args.bots} bots active; warming up {args.warmup_s:g} s")
         time.sleep(args.warmup_s)
 
-        quiet_rates = [quiet_rate(ladder, args.seconds / 2)]
-
-        log_start = serve_log.stat().st_size
-        busy_from = time.time()
-        poller = subprocess.run(
-            ["nice", "-n", str(args.client_nice), PY, __file__, "--poll", address,
-             "--clients", str(args.clients), "--seconds", str(args.seconds)],
-            check=True, capture_output=True, text=True, cwd=ROOT,
-        )  # fmt: skip
-        busy_to = time.time()
-        tally = Tally(**json.loads(poller.stdout))
-        busy = ladder.matches_since(busy_from, busy_to)
-        faults = ladder.faults_between(busy_from, busy_to)
-        failures = failures_logged(serve_log, log_start, names)
+        # Quiet and polled windows alternate (the machine's speed drifts by more than the
+        # effect measured): half a quiet window, then polled and quiet ones in turn, the
+        # last quiet one half as long: as many quiet seconds as polled ones.
+        window = args.seconds / args.rounds
+        tally = Tally()
+        quiet_n = quiet_d = quiet_s = busy_n = busy_d = busy_s = 0.0
+        faults: dict[str, int] = {}
+        failures: list[str] = []
+        steal_from = cpu_times()
+        played, seconds = quiet_window(ladder, window / 2)
+        quiet_n, quiet_d, quiet_s = quiet_n + played[0], quiet_d + played[1], quiet_s + seconds
+        for round_ in range(args.rounds):
+            log_start = serve_log.stat().st_size
+            poller = subprocess.run(
+                ["nice", "-n", str(args.client_nice), PY, __file__, "--poll", address,
+                 "--clients", str(args.clients), "--seconds", str(window)],
+                check=True, capture_output=True, text=True, cwd=ROOT,
+            )  # fmt: skip
+            report = json.loads(poller.stdout)
+            busy_from, busy_to = report.pop("from"), report.pop("to")
+            tally.add(Tally(**report))
+            played = ladder.played(busy_from, busy_to)
+            busy_n, busy_d = busy_n + played[0], busy_d + played[1]
+            busy_s += busy_to - busy_from
+            window_faults = ladder.faults_between(busy_from, busy_to)
+            for kind, n in window_faults.items():
+                faults[kind] = faults.get(kind, 0) + n
+            failures += failures_logged(serve_log, log_start, names)
+            log(
+                f"polled: {played[0]} matches ({played[1]} decisions) in "
+                f"{busy_to - busy_from:.1f} s; faults {window_faults}"
+            )
+            last = round_ == args.rounds - 1
+            played, seconds = quiet_window(ladder, window / 2 if last else window)
+            quiet_n, quiet_d, quiet_s = quiet_n + played[0], quiet_d + played[1], quiet_s + seconds
+        steal = steal_share(steal_from, cpu_times())
         not_active = ladder.not_active()
-        log(f"polled: {busy} matches in {busy_to - busy_from:.1f} s; faults {faults}")
         for line in failures + not_active:
             log(f"  {line}")
-        quiet_rates.append(quiet_rate(ladder, args.seconds / 2))
     finally:
         procs.stop_all()
         if not args.keep:
@@ -450,13 +505,17 @@ def main() -> int:
         "errors": tally.errors,
         "bot_timeouts": sum(faults.values()) + len(failures) + len(not_active),
         "faults": faults,
-        "matches_per_min": round(busy * 60 / (busy_to - busy_from), 1),
-        "matches_per_min_quiet": round(statistics.mean(quiet_rates), 1),
-        "quiet_before_after": [round(r, 1) for r in quiet_rates],
+        "matches_per_min": round(busy_n * 60 / busy_s, 1),
+        "matches_per_min_quiet": round(quiet_n * 60 / quiet_s, 1),
+        "decisions_per_s": round(busy_d / busy_s, 1),
+        "decisions_per_s_quiet": round(quiet_d / quiet_s, 1),
+        "polled_s": round(busy_s, 1),
+        "quiet_s": round(quiet_s, 1),
+        "cpu_steal": steal,
     }
     print(
         f"history {args.matches} matches; {args.clients} clients polling for "
-        f"{busy_to - busy_from:.0f} s: answered {answered}, refused {tally.refused}"
+        f"{busy_s:.0f} s: answered {answered}, refused {tally.refused}"
     )
     print(json.dumps(result))
     return 0

@@ -26,8 +26,9 @@ MAX_DESCRIPTION: Final = 500
 """Characters in a bot's description."""
 MAX_INT32: Final = 2**31 - 1
 """The most a setting sent in an int32 field (MatchStart, SubmittedBot) can be."""
-DEFAULT_READ_RATE: Final = 20.0
-"""Reads (ListBots, GetLeaderboard, ListMatches, GetMatch) per second per client address."""
+DEFAULT_READ_RATE: Final = 10.0
+"""Reads (ListBots, GetLeaderboard, ListMatches, GetMatch) per second per client address:
+each costs the referee about 2 ms of the interpreter (docs/BENCHMARKS.md)."""
 DEFAULT_READ_BURST: Final = 40
 """Reads one client address may make at once before the rate applies."""
 
