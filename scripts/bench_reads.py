@@ -382,7 +382,11 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="bench-reads-"))
     db = Path(args.db) if args.db else work / "serve.db"
     build_s = 0.0
-    if not args.reuse:
+    if args.reuse:
+        # The figures name the history actually served, not the --matches default.
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            args.matches = conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    else:
         if db.exists():
             raise SystemExit(f"{db} exists; remove it or give --reuse")
         record = real_record(work)
