@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,9 @@ COMMANDS = [
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
 def test_an_arena_without_a_port_is_refused_before_dialling(command: tuple[str, ...]) -> None:
-    started = time.monotonic()
+    # The usage message alone, and nothing else, shows no call was made: a call would
+    # have ended in a connection error (or its 15 s timeout) with other words. (This test
+    # once also bounded its time; a loaded machine took 20 s to start the command.)
     ended = arena_cli(command[0], "--arena", "localhost", *command[1:])
     assert ended.returncode == 2, ended.stderr
     assert ended.stdout == ""
@@ -35,7 +36,6 @@ def test_an_arena_without_a_port_is_refused_before_dialling(command: tuple[str, 
         "localhost:50050, where `arena serve` listens by default), or tls://HOST:PORT for "
         "an arena serving TLS\n"
     )
-    assert time.monotonic() - started < 10  # no call timed out (a call waits 15 s)
 
 
 def test_the_address_from_the_environment_is_checked_too() -> None:
