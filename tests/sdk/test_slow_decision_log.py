@@ -128,7 +128,7 @@ def test_a_real_match_leaves_one_line_per_late_decision_on_stderr(tmp_path: Path
     script = tmp_path / "slow_starter_bot.py"
     script.write_text(textwrap.dedent(SLOW_BOT))
 
-    async def match(port: int) -> set[int]:
+    async def match(port: int) -> tuple[set[int], set[int]]:
         pool = ChannelPool()
         try:
             seats: list[Seat] = [
@@ -147,12 +147,19 @@ def test_a_real_match_leaves_one_line_per_late_decision_on_stderr(tmp_path: Path
         finally:
             await pool.close()
         faults = outcome.seats[0].faults
-        assert faults, "the arena saw no timeout"
-        assert {f.kind for f in faults} == {FaultKind.TIMEOUT}
-        return {f.request_id for f in faults}
+        assert {f.kind for f in faults} <= {FaultKind.TIMEOUT}
+        # Decisions during which the arena itself lagged: the bot is credited with the
+        # lag (seats.py), so a slow answer may then count as on time or as the arena's.
+        lagged = {
+            int(line["n"])
+            for line in outcome.record
+            if line["type"] == "decision"
+            and ("lag_ms" in line or line.get("fallback") == "arena_lag")
+        }
+        return {f.request_id for f in faults}, lagged
 
     with bot_process(python_bot(str(script))) as bot:
-        timed_out = asyncio.run(match(bot.port))
+        timed_out, lagged = asyncio.run(match(bot.port))
         stderr = stop_for_stderr(bot.proc)
     found = [LATE.search(line) for line in stderr.splitlines()]
     late = [m for m in found if m is not None]
@@ -167,5 +174,6 @@ def test_a_real_match_leaves_one_line_per_late_decision_on_stderr(tmp_path: Path
         assert int(m["took"]) >= 150
         assert (m["deadline"], m["bank"], m["what"]) == ("150", "0", FALLBACK)
         if m["n"] in ("1", "2"):
-            assert int(m["id"]) in timed_out
+            # A TIMEOUT, unless the arena lagged during it (then it is not the bot's).
+            assert int(m["id"]) in timed_out | lagged, (timed_out, lagged)
     assert all(" WARNING " in line for line in stderr.splitlines() if LATE.search(line))
