@@ -140,7 +140,7 @@ def test_at_its_connection_cap_the_arena_still_verifies_and_plays(tmp_path: Path
                 # its descriptors)...
                 wait_until(
                     lambda: _files_open(server.pid) >= CAP + 5,
-                    30,
+                    120,
                     "the arena to accept connections",
                 )
                 # ...the arena's own connections (to its bots, and the fresh channel of a
@@ -152,14 +152,14 @@ def test_at_its_connection_cap_the_arena_still_verifies_and_plays(tmp_path: Path
                     verifying = bot is None or bot.status == arena_pb2.BOT_STATUS_VERIFYING
                     return None if verifying else bot
 
-                three_now = wait_until(verified, 60, "bot three's verification")
+                three_now = wait_until(verified, 120, "bot three's verification")
                 assert three_now.status == arena_pb2.BOT_STATUS_ACTIVE, three_now.status_reason
 
                 def played_three() -> bool:
                     bot = bot_named(client, "three")
                     return bot is not None and bot.matches >= 2
 
-                wait_until(played_three, 60, "bot three to play two ladder matches")
+                wait_until(played_three, 120, "bot three to play two ladder matches")
                 for name in ("one", "two"):
                     bot = bot_named(client, name)
                     assert bot is not None
@@ -169,7 +169,7 @@ def test_at_its_connection_cap_the_arena_still_verifies_and_plays(tmp_path: Path
                 # The arena keeps its cap (less the connection above) and closes the rest.
                 wait_until(
                     lambda: sum(_open(s) for s in flood) <= CAP - 1 or None,
-                    30,
+                    120,
                     "the connections over the cap to be closed",
                 )
                 held = sum(_open(s) for s in flood)

@@ -84,14 +84,14 @@ def test_submit_verify_play_and_watch_the_leaderboard(tmp_path: Path) -> None:
             wait_status(client, "greedy", arena_pb2.BOT_STATUS_ACTIVE)
             rows = wait_until(
                 lambda: _board_when(server.address, lambda r: len(r) == 2),
-                20,
+                120,
                 "both bots on the leaderboard",
             )
             assert rows["rando"]["matches"] == rows["greedy"]["matches"] > 0
             before = rows["rando"]["matches"]
             later = wait_until(
                 lambda: _board_when(server.address, lambda r: r["rando"]["matches"] > before + 2),
-                20,
+                120,
                 "more matches",
             )
             assert later["rando"]["mu"] != rows["rando"]["mu"]  # the ratings move
