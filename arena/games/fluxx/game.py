@@ -1,15 +1,12 @@
-"""Fluxx as a plug-in of the arena: the Game interface over this package's engine.
-
-Not registered yet (``arena/games/registry.py``): the bot contract
-(``proto/arena/v1/fluxx.proto``) comes first, so ``FluxxWire`` only says so. Everything
-else (configuration, playing, JSON, replays, ratings, tensors, hidden information) works.
-"""
+"""Fluxx as a plug-in of the arena: the Game interface over this package's engine, its
+wire encoding (``proto/arena/v1/fluxx.proto``) and its policies. The registry imports
+this module for ``fluxx``."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from arena.games.base import (
     Deal,
@@ -21,6 +18,7 @@ from arena.games.base import (
     RatingDefaults,
 )
 from arena.policies.random_policy import RandomPolicy
+from arena.v1 import bot_pb2
 
 from . import events as event_views
 from .actions import NUM_ACTION_CODES, Action, DecisionKind, fallback, from_code
@@ -32,59 +30,58 @@ from .replay_text import replay_lines
 from .resample import determinize, resample_hidden
 from .serialize import GameRecord, record_of, replay, state_from_json, state_to_json
 from .state import Result, State, check_invariants
-
-if TYPE_CHECKING:
-    from arena.v1 import bot_pb2
-
-_NO_WIRE: Final = (
-    "Fluxx has no bot wire yet: proto/arena/v1/fluxx.proto and its encoding come with the "
-    "game's registration"
+from .wire import (
+    action_from_proto,
+    action_to_proto,
+    decide_request_bytes,
+    decision_from_proto,
+    result_from_proto,
+    result_to_proto,
+    rules_from_proto,
+    rules_to_proto,
 )
 
 
 class FluxxWire(GameWire[GameConfig, Observation, Action]):
-    """Placeholder for ``proto/arena/v1/fluxx.proto`` (every method raises)."""
+    """``proto/arena/v1/fluxx.proto``: the ``fluxx`` field of every oneof."""
 
     oneof = "fluxx"
 
     def fill_start(self, start: bot_pb2.MatchStart, config: GameConfig) -> None:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """The rule options (a Fluxx match is one game: one deal)."""
+        start.deals = 1
+        start.fluxx.CopyFrom(rules_to_proto(config.options))
 
-    def decide_request(
-        self,
-        request_id: int,
-        deadline_ms: int,
-        time_bank_ms: int,
-        obs: Observation,
-        events: Sequence[object],
-    ) -> bytes:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+    # The encoder itself: no wrapper frame on the referee's per-decision path.
+    decide_request = staticmethod(decide_request_bytes)  # type: ignore[assignment]
 
     def action_from_reply(self, reply: bot_pb2.BotMessage) -> Action:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """The spelled-out action (MalformedActionError, a ValueError)."""
+        return action_from_proto(reply.fluxx)
 
     def fill_over(self, over: bot_pb2.MatchOver, result: GameResult) -> None:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """The winner, end reason, ranks and counts."""
+        assert isinstance(result, Result)
+        over.fluxx.CopyFrom(result_to_proto(result))
 
     def config_from_start(self, start: bot_pb2.MatchStart) -> GameConfig:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """Players and rules of a MatchStart (InvalidOptionsError, a ValueError)."""
+        return GameConfig(players=start.players, options=rules_from_proto(start.fluxx))
 
     def observation_from_request(self, request: bot_pb2.DecideRequest) -> Observation:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """The engine Observation of a request, checked to be one a deciding seat can
+        have (a ValueError saying why if not)."""
+        return decision_from_proto(request.fluxx)
 
     def fill_reply(self, reply: bot_pb2.BotMessage, action: Action) -> None:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """The action spelled out."""
+        reply.fluxx.CopyFrom(action_to_proto(action))
 
-    def result_from_over(self, over: bot_pb2.MatchOver) -> GameResult:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+    def result_from_over(self, over: bot_pb2.MatchOver) -> Result:
+        """The result in a MatchOver."""
+        if over.WhichOneof("result") != self.oneof:
+            raise ValueError("the MatchOver carries no Fluxx result")
+        return result_from_proto(over.fluxx)
 
 
 _KINDS: Final = tuple(DecisionKind)
@@ -313,4 +310,4 @@ class Fluxx(Game[GameConfig, State, Observation, Action]):
 
 
 GAME: Final = Fluxx()
-"""The game (unregistered until the bot contract exists)."""
+"""The game the registry finds under ``fluxx``."""
