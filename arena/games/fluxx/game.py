@@ -24,6 +24,7 @@ from . import events as event_views
 from .actions import NUM_ACTION_CODES, Action, DecisionKind, fallback, from_code
 from .cards import DECK_CARDS, NUM_CARDS
 from .engine import apply, apply_unchecked, new_game, new_game_from_seed
+from .greedy import GreedyPolicy
 from .observation import Observation, observe
 from .options import DEFAULT_PRESET, PRESETS, GameConfig, make_config, preset_of
 from .replay_text import replay_lines
@@ -40,6 +41,17 @@ from .wire import (
     rules_from_proto,
     rules_to_proto,
 )
+
+CAP_RATE: Final = {
+    "pegasus-2011": 0.0,
+    "pegasus-2011-no-creepers": 0.0,
+    "pegasus-2011-escalation": 0.0,
+}
+"""Per preset, the share of games that reach a cap under uniformly random play
+(docs/BENCHMARKS.md, scripts/stats_fluxx.py)."""
+MIN_DRAW_PROBABILITY: Final = 0.01
+"""TrueSkill's draw probability at two seats, where a won game has no tied pair: a
+draw probability of 0 would make a capped game (a draw) raise both sigmas."""
 
 
 class FluxxWire(GameWire[GameConfig, Observation, Action]):
@@ -92,7 +104,7 @@ _SCALARS: Final = 19
 
 
 def _policies() -> dict[str, PolicyFactory]:
-    return {"random": RandomPolicy}
+    return {"random": RandomPolicy, "greedy": GreedyPolicy}
 
 
 class Fluxx(Game[GameConfig, State, Observation, Action]):
@@ -209,12 +221,19 @@ class Fluxx(Game[GameConfig, State, Observation, Action]):
         """Events and decisions in words."""
         return replay_lines(record, decisions, names, seat)
 
-    def rating_defaults(self, preset: str) -> RatingDefaults:
-        """Winner 1st, all others tied 2nd (§12): (n−2)/(n−1) of adjacent pairs tie."""
+    def rating_defaults(self, preset: str, players: int) -> RatingDefaults:
+        """§12 ranks the winner 1st and every other seat 2nd, tied; a capped game ties
+        every seat. So of the n−1 rank-adjacent pairs of a match, n−2 tie in a won game
+        and all in a capped one: the share of tied neighbours is
+        (n − 2 + cap rate) / (n − 1), with the cap rate measured (``CAP_RATE``), and at
+        least ``MIN_DRAW_PROBABILITY`` (a two-seat ladder still rates a capped game as
+        a draw)."""
+        cap = CAP_RATE.get(preset, 0.0)
+        draw = max(MIN_DRAW_PROBABILITY, (players - 2 + cap) / (players - 1))
         return RatingDefaults(
-            0.67,
-            "the losers all tie: 2/3 of adjacent pairs at 4 seats (0 at 2, 0.8 at 6); "
-            "no uniformly random game reached a cap in 2,250 measured",
+            round(draw, 4),
+            f"the losers all tie: {players - 2} of {players - 1} adjacent pairs in a won "
+            f"game; capped games (measured rate {cap}) tie every seat",
         )
 
     def num_distinct_actions(self, config: GameConfig) -> int:
