@@ -231,7 +231,7 @@ class Fluxx(Game[GameConfig, State, Observation, Action]):
         cap = CAP_RATE.get(preset, 0.0)
         draw = max(MIN_DRAW_PROBABILITY, (players - 2 + cap) / (players - 1))
         return RatingDefaults(
-            round(draw, 4),
+            draw,
             f"the losers all tie: {players - 2} of {players - 1} adjacent pairs in a won "
             f"game; capped games (measured rate {cap}) tie every seat",
         )
