@@ -26,14 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import random
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from stats_engine import Moments, fmt, share
+from stats_engine import Moments, add_cell_arguments, fmt, play_cells, share
 
 from arena.games import fluxx as fx
 from arena.games.fluxx.cards import GOALS, NAMES
@@ -166,30 +164,10 @@ def markdown(results: dict[str, dict[str, Any]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000, help="games per cell")
-    parser.add_argument("--presets", nargs="+", default=list(ALL_PRESETS), choices=ALL_PRESETS)
-    parser.add_argument(
-        "--players", nargs="+", type=int, default=list(ALL_PLAYERS), choices=ALL_PLAYERS
-    )
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    add_cell_arguments(parser, ALL_PRESETS, ALL_PLAYERS, 2000)
     args = parser.parse_args()
-    if args.games < 2:
-        parser.error("--games must be at least 2 (standard errors need two games)")
-    tasks = [(p, n, args.games, args.seed) for p in args.presets for n in args.players]
-    print(
-        f"{args.games} games per cell, presets {' '.join(args.presets)}, players "
-        f"{' '.join(map(str, args.players))}, seed {args.seed}, {args.jobs} process(es)",
-        file=sys.stderr,
-    )
-    started = time.perf_counter()
-    cells: dict[tuple[str, int], Cell] = {}
-    with multiprocessing.Pool(max(1, args.jobs)) as workers:
-        for preset, players, cell, elapsed in workers.imap_unordered(play_cell, tasks):
-            cells[preset, players] = cell
-            print(f"  {preset}/{players}: {elapsed:.1f} s", file=sys.stderr)
+    tasks, cells = play_cells(parser, args, play_cell)
     results = {f"{p}/{n}": summarize(cells[p, n], n) for p, n, _, _ in tasks}
-    print(f"total {time.perf_counter() - started:.1f} s wall clock", file=sys.stderr)
     print(markdown(results))
     print(json.dumps(results, sort_keys=False))
 

@@ -6,32 +6,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from engine.test_playthroughs import check_stored
 
 from arena.games import fluxx as fx
-from tests.engine.test_playthroughs import explain
 
 from .playthrough import PLAYTHROUGHS, Playthrough, render
 
 
 @pytest.mark.parametrize("playthrough", PLAYTHROUGHS, ids=lambda p: p.name)
 def test_playthrough_matches_the_stored_file(playthrough: Playthrough) -> None:
-    assert playthrough.path.exists(), (
-        f"{playthrough.path} is missing; run python -m tests.fluxx.regenerate"
-    )
-    expected = playthrough.path.read_text(encoding="utf-8").splitlines()
-    actual = render(playthrough)
-    for number, (want, got) in enumerate(zip(expected, actual, strict=False), start=1):
-        if want != got:
-            detail = explain(want, got) or f"  expected {want[:300]!r}\n  got      {got[:300]!r}"
-            pytest.fail(
-                f"{playthrough.path.name} line {number} differs:\n{detail}\n"
-                "If the engine change is intended, run python -m tests.fluxx.regenerate "
-                "and review the diff.",
-                pytrace=False,
-            )
-    assert len(actual) == len(expected), (
-        f"{playthrough.path.name}: {len(expected)} stored lines, {len(actual)} now"
-    )
+    check_stored(playthrough.path, render(playthrough), "python -m tests.fluxx.regenerate")
 
 
 def test_playthroughs_end_and_meet_most_decision_kinds() -> None:
