@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.games.fluxx.game import CAP_RATE
 from arena.league.config import LeagueConfig
 from arena.league.runner import rating_model
 
@@ -30,9 +31,11 @@ def arena(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_a_league_rates_with_the_draw_probability_of_its_table(players: int) -> None:
-    """The losers tie: n-2 of n-1 neighbours (at least 0.01 at two seats)."""
+    """The losers tie: n-2 of n-1 neighbours, and all of them in a capped game (at least
+    0.01 at two seats)."""
     model = rating_model(LeagueConfig(game="fluxx", table_size=players))
-    assert model.draw_probability == pytest.approx(max(0.01, (players - 2) / (players - 1)))
+    tied = (players - 2 + CAP_RATE["pegasus-2011"]) / (players - 1)
+    assert model.draw_probability == pytest.approx(max(0.01, tied))
     abluxxen = rating_model(LeagueConfig(game="abluxxen", table_size=players if players < 6 else 5))
     assert abluxxen.draw_probability == pytest.approx(0.01)
 

@@ -43,11 +43,12 @@ from .wire import (
 )
 
 CAP_RATE: Final = {
-    "pegasus-2011": 0.0,
+    "pegasus-2011": 0.00014,
     "pegasus-2011-no-creepers": 0.0,
     "pegasus-2011-escalation": 0.0,
 }
-"""Per preset, the share of games that reach a cap under uniformly random play
+"""Per preset, the share of games that reach a cap under uniformly random play: 7 of
+50,000 under ``pegasus-2011``, none of 50,000 under each other preset
 (docs/BENCHMARKS.md, scripts/stats_fluxx.py)."""
 MIN_DRAW_PROBABILITY: Final = 0.01
 """TrueSkill's draw probability at two seats, where a won game has no tied pair: a
