@@ -29,8 +29,9 @@ import multiprocessing
 import random
 import sys
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.games import abluxxen as ab
 
@@ -177,27 +178,46 @@ def markdown(results: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=20000, help="games per cell")
+CellT = TypeVar("CellT")
+Task = tuple[str, int, int, int]
+"""(preset, players, games, seed): one cell's work."""
+
+
+def add_cell_arguments(
+    parser: argparse.ArgumentParser,
+    presets: tuple[str, ...],
+    players: tuple[int, ...],
+    games: int,
+) -> None:
+    """The options every statistics script takes: games per cell, presets, table sizes,
+    seed and worker processes."""
+    parser.add_argument("--games", type=int, default=games, help="games per cell")
     parser.add_argument(
         "--presets",
         nargs="+",
-        default=list(ALL_PRESETS),
-        choices=ALL_PRESETS,
+        default=list(presets),
+        choices=presets,
         help="presets to run (default: all)",
     )
     parser.add_argument(
         "--players",
         nargs="+",
         type=int,
-        default=list(ALL_PLAYERS),
-        choices=ALL_PLAYERS,
-        help="table sizes to run (default: 2 3 4 5)",
+        default=list(players),
+        choices=players,
+        help=f"table sizes to run (default: {' '.join(map(str, players))})",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
-    args = parser.parse_args()
+
+
+def play_cells(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    play_cell: Callable[[Task], tuple[str, int, CellT, float]],
+) -> tuple[list[Task], dict[tuple[str, int], CellT]]:
+    """Every (preset, players) cell of ``args`` played by ``play_cell`` (in ``--jobs``
+    processes), with the progress on stderr; the tasks in order and the cells."""
     if args.games < 2:
         parser.error("--games must be at least 2 (standard errors need two games)")
     tasks = [(p, n, args.games, args.seed) for p in args.presets for n in args.players]
@@ -207,19 +227,28 @@ def main() -> None:
         file=sys.stderr,
     )
     started = time.perf_counter()
-    cells: dict[tuple[str, int], Cell] = {}
-    if args.jobs <= 1:
-        outputs = map(play_cell, tasks)
+    cells: dict[tuple[str, int], CellT] = {}
+
+    def keep(outputs: Iterable[tuple[str, int, CellT, float]]) -> None:
         for preset, players, cell, elapsed in outputs:
             cells[preset, players] = cell
             print(f"  {preset}/{players}: {elapsed:.1f} s", file=sys.stderr)
+
+    if args.jobs <= 1:
+        keep(map(play_cell, tasks))
     else:
         with multiprocessing.Pool(args.jobs) as workers:
-            for preset, players, cell, elapsed in workers.imap_unordered(play_cell, tasks):
-                cells[preset, players] = cell
-                print(f"  {preset}/{players}: {elapsed:.1f} s", file=sys.stderr)
-    results = {f"{p}/{n}": summarize(cells[p, n]) for p, n, _, _ in tasks}
+            keep(workers.imap_unordered(play_cell, tasks))
     print(f"total {time.perf_counter() - started:.1f} s wall clock", file=sys.stderr)
+    return tasks, cells
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    add_cell_arguments(parser, ALL_PRESETS, ALL_PLAYERS, 20000)
+    args = parser.parse_args()
+    tasks, cells = play_cells(parser, args, play_cell)
+    results = {f"{p}/{n}": summarize(cells[p, n]) for p, n, _, _ in tasks}
     print(markdown(results))
     print(json.dumps(results, sort_keys=False))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -25,25 +26,27 @@ def explain(expected: str, actual: str) -> str:
     return "\n".join(parts)
 
 
-@pytest.mark.parametrize("playthrough", PLAYTHROUGHS, ids=lambda p: p.name)
-def test_playthrough_matches_the_stored_file(playthrough: Playthrough) -> None:
-    assert playthrough.path.exists(), (
-        f"{playthrough.path} is missing; run python -m tests.engine.regenerate"
-    )
-    expected = playthrough.path.read_text(encoding="utf-8").splitlines()
-    actual = render(playthrough)
+def check_stored(path: Path, actual: list[str], regenerate: str) -> None:
+    """``actual`` equals the lines stored in ``path``, else a failure naming the first
+    line that differs (and its fields), and the command ``regenerate`` that rewrites it."""
+    assert path.exists(), f"{path} is missing; run {regenerate}"
+    expected = path.read_text(encoding="utf-8").splitlines()
     for number, (want, got) in enumerate(zip(expected, actual, strict=False), start=1):
         if want != got:
             detail = explain(want, got) or f"  expected {want[:300]!r}\n  got      {got[:300]!r}"
             pytest.fail(
-                f"{playthrough.path.name} line {number} differs:\n{detail}\n"
-                "If the engine change is intended, run python -m tests.engine.regenerate "
-                "and review the diff.",
+                f"{path.name} line {number} differs:\n{detail}\n"
+                f"If the engine change is intended, run {regenerate} and review the diff.",
                 pytrace=False,
             )
     assert len(actual) == len(expected), (
-        f"{playthrough.path.name}: {len(expected)} stored lines, {len(actual)} now"
+        f"{path.name}: {len(expected)} stored lines, {len(actual)} now"
     )
+
+
+@pytest.mark.parametrize("playthrough", PLAYTHROUGHS, ids=lambda p: p.name)
+def test_playthrough_matches_the_stored_file(playthrough: Playthrough) -> None:
+    check_stored(playthrough.path, render(playthrough), "python -m tests.engine.regenerate")
 
 
 def test_playthroughs_cover_every_decision_kind_and_an_ending() -> None:
