@@ -12,17 +12,20 @@ from starlette.routing import Route
 
 from arena.server.pages import PageTokenError, PageTokens, Scalar, position_of
 from arena.store import Store
+from arena.store.registry import get_bot
 from arena.store.web_reads import (
     bot_faults,
     bot_history,
     bot_ladders,
     bot_rating,
+    ladder_league,
     ladder_matches,
 )
 
 from . import data, replays
 from .app import Refused, read, source_of
 from .live import event
+from .owners import bot_json, public_bot
 from .render import render
 
 MATCH_PAGE: Final = 50
@@ -94,6 +97,8 @@ async def ladder_page(request: Request) -> Response:
 
     def job(store: Store) -> str:
         board = data.leader_page(store, ladder, after=after)
+        if not board.rows and source.ladders is None and ladder_league(store, ladder) is None:
+            raise Refused(404, f"no ladder {ladder!r} here (the first page lists them)")
         nxt = tokens.make("leaderboard", [ladder], list(board.next)) if board.next else None
         bots = [r.row.name for r in board.rows[: data.H2H_BOTS]]
         return render(
@@ -212,8 +217,6 @@ async def bot_page(request: Request) -> Response:
     tokens = _tokens(request)
 
     def job(store: Store) -> str | None:
-        from arena.store.registry import get_bot
-
         ladders = [lad for lad in bot_ladders(store, name) if source.shows(lad)]
         entry = get_bot(store, name)
         if not ladders and entry is None:
@@ -222,7 +225,7 @@ async def bot_page(request: Request) -> Response:
         context: dict[str, Any] = {
             "title": source.title,
             "name": name,
-            "entry": entry,
+            "entry": public_bot(entry) if entry is not None else None,
             "ladders": ladders,
             "ladder": ladder,
         }
@@ -285,5 +288,6 @@ ROUTES: Final = [
     Route("/bot/{name:path}", bot_page),
     Route("/match/{match_id:path}", match_page),
     Route("/api/replay/{match_id:path}", replay_json),
+    Route("/api/bot/{name:path}", bot_json),
 ]
 """Every page; GET (and HEAD) only."""
