@@ -31,6 +31,7 @@ from arena.server.ratelimit import TokenBuckets, peer_key
 from arena.store import Store
 
 from . import assets
+from .data import Shared
 from .render import render
 from .source import WebSource
 
@@ -129,6 +130,7 @@ def create_app(source: WebSource, *, routes: list[Route | Mount] | None = None) 
     app.state.source = source
     app.state.live = Live(source)
     app.state.tokens = PageTokens()
+    app.state.shared = Shared()
     return app
 
 

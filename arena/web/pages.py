@@ -94,13 +94,15 @@ async def ladder_page(request: Request) -> Response:
     source = source_of(request)
     after = _position(request, "leaderboard", [ladder], float, str, int)
     tokens = _tokens(request)
+    shared: data.Shared = request.app.state.shared
 
     def job(store: Store) -> str:
         board = data.leader_page(store, ladder, after=after)
         if not board.rows and source.ladders is None and ladder_league(store, ladder) is None:
             raise Refused(404, f"no ladder {ladder!r} here (the first page lists them)")
         nxt = tokens.make("leaderboard", [ladder], list(board.next)) if board.next else None
-        bots = [r.row.name for r in board.rows[: data.H2H_BOTS]]
+        top = [r.row.name for r in board.rows]
+        chart_bots, h2h_bots = top[: data.CHART_BOTS], top[: data.H2H_BOTS]
         return render(
             "ladder.html",
             title=source.title,
@@ -108,8 +110,13 @@ async def ladder_page(request: Request) -> Response:
             board=board,
             next_page=nxt,
             first_page=after is None,
-            chart=data.ladder_chart(store, ladder),
-            h2h=data.head_to_head(store, ladder, bots),
+            chart=shared.get(
+                ("chart", ladder, *chart_bots),
+                lambda: data.ladder_chart(store, ladder, chart_bots),
+            ),
+            h2h=shared.get(
+                ("h2h", ladder, *h2h_bots), lambda: data.head_to_head(store, ladder, h2h_bots)
+            ),
         )
 
     return HTMLResponse(await read(request, job))
