@@ -175,3 +175,41 @@ def test_an_endpoint_is_shown_only_to_its_owner(db: Path) -> None:
 def test_reads_are_limited_per_client_address(db: Path) -> None:
     with client(db, read_rate=0.001, read_burst=2) as web:
         assert [web.get("/").status_code for _ in range(3)] == [200, 200, 429]
+
+
+@pytest.mark.slow
+def test_arena_serve_shows_its_own_ladder_only(tmp_path: Path) -> None:
+    """``arena serve --web-port``: the same app on the arena's loop, its ladder only."""
+    from server.support import Processes
+
+    from arena.server.config import ServeConfig
+
+    db = tmp_path / "serve.db"
+    ladder = ServeConfig(db=str(db), port=0, table_size=3).ladder
+    history(db, matches=10, ladder=ladder, league=ladder)  # the arena's own ladder
+    history(db, matches=10)  # a league run on the same file: not the arena's to publish
+    processes = Processes()
+    try:
+        server = processes.serve(db, "--table-size", "3", "--web-port", "0")
+        assert server.popen.stdout is not None
+        base = next(
+            line.removeprefix("arena web serving on ").strip()
+            for line in server.popen.stdout
+            if line.startswith("arena web serving on ")
+        )
+        import urllib.error
+        import urllib.request
+
+        def status(path: str) -> int:
+            try:
+                with urllib.request.urlopen(base + path, timeout=30) as answer:
+                    return int(answer.status)
+            except urllib.error.HTTPError as error:
+                return error.code
+
+        assert status(f"/ladder?ladder={quote(ladder, safe='')}") == 200
+        assert status(f"/api/replay/{ladder}/000001?seat=0") == 200
+        assert status(f"/ladder?ladder={Q}") == 404
+        assert status(f"/api/replay/{LEAGUE}/000001") == 404
+    finally:
+        processes.kill_all()
