@@ -126,8 +126,16 @@ async def ladder_rows(request: Request) -> Response:
     """The first page of a leaderboard's rows (what a live page swaps in)."""
     ladder = _ladder(request)
 
+    shared: data.Shared = request.app.state.shared
+
     def job(store: Store) -> str:
-        return render("_leader_rows.html", board=data.leader_page(store, ladder))
+        # Every live page of a ladder asks at once when a match finishes: one read serves.
+        return shared.get(
+            ("rows", ladder),
+            lambda: render(
+                "_leader_rows.html", board=data.leader_page(store, ladder), ladder=ladder
+            ),
+        )
 
     return HTMLResponse(await read(request, job))
 

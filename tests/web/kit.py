@@ -75,10 +75,16 @@ def history(
 
 
 def record_one(
-    db: Path, seats: Sequence[str], *, ladder: str = LADDER, league: str = LEAGUE
+    db: Path,
+    seats: Sequence[str],
+    *,
+    ladder: str = LADDER,
+    league: str = LEAGUE,
+    fault_detail: str | None = None,
 ) -> str:
     """One more match of ``seats`` (ranked in that order), committed with the ratings
-    after it as a league commits a match; its id."""
+    after it as a league commits a match (with ``fault_detail``, seat 0 made one invalid
+    answer, so described); its id."""
     store = Store(db)
     try:
         idx = int(
@@ -86,6 +92,7 @@ def record_one(
         )
         head = store.read("SELECT max(finished_at) FROM matches WHERE ladder = ?", (ladder,))[0][0]
         match_id = f"{league}/{idx:06d}"
+        faulted = fault_detail is not None
         match = MatchRow(
             id=match_id,
             league_id=league,
@@ -97,7 +104,19 @@ def record_one(
             wall_s=0.1,
             finished_at=float(head) + 1.0,
             seats=tuple(
-                SeatRow(s, bot, 10 - s, s + 1, s + 1, False, 30, 1.0, 0, 0, 0)
+                SeatRow(
+                    s,
+                    bot,
+                    10 - s,
+                    s + 1,
+                    s + 1,
+                    False,
+                    30,
+                    1.0,
+                    0,
+                    0,
+                    int(s == 0 and faulted),
+                )
                 for s, bot in enumerate(seats)
             ),
         )
@@ -107,7 +126,8 @@ def record_one(
                       current[bot].matches + 1)
             for s, bot in enumerate(seats)
         ]  # fmt: skip
-        store.record_match(match, {"synthetic": True}, [], real_record(), ratings)
+        faults = [(0, 1, "INVALID", fault_detail, 7)] if fault_detail is not None else []
+        store.record_match(match, {"synthetic": True}, faults, real_record(), ratings)
     finally:
         store.close()
     return match_id

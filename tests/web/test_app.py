@@ -21,7 +21,7 @@ from arena.store.tokens import create_token
 from arena.web.app import create_app
 from arena.web.source import database_source
 
-from .kit import LADDER, LEAGUE, history, real_record
+from .kit import LADDER, LEAGUE, history, real_record, record_one
 
 Q = quote(LADDER, safe="")
 
@@ -170,6 +170,15 @@ def test_an_endpoint_is_shown_only_to_its_owner(db: Path) -> None:
         answer = far.get("/api/bot/sub", headers={"Authorization": f"Bearer {alice}"})
         assert answer.status_code == 403
         assert "only from this machine" in answer.json()["error"]
+
+
+def test_a_hostile_fault_detail_shows_as_text(db: Path, web: TestClient) -> None:
+    detail = "<script>alert(3)</script>\u202e\x1b[2J"
+    match_id = record_one(db, ["ada", "bea", "cyd"], fault_detail=detail)
+    page = web.get(f"/bot/ada?ladder={Q}").text
+    assert '<td class="detail">&lt;script&gt;alert(3)&lt;/script&gt;\\u202e\\x1b[2J</td>' in page
+    assert "<script>alert" not in page
+    assert match_id in page
 
 
 def test_reads_are_limited_per_client_address(db: Path) -> None:
