@@ -186,7 +186,8 @@ def bot_faults(
 
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
-    """A bot's rating after one match: the match's index on its ladder, mu, sigma."""
+    """A bot's rating after one match: which of its rated matches (1 the first), mu,
+    sigma."""
 
     bot: str
     idx: int
@@ -210,16 +211,20 @@ def ladder_history(store: Store, ladder: str, window: int) -> list[RatingPoint]:
 
 
 def bot_history(store: Store, ladder: str, bot: str, window: int) -> list[RatingPoint]:
-    """One bot's rating after each of its newest ``window`` matches of the ladder,
-    oldest first (match ids sort by index within a league: ``LEAGUE/NNNNNN``)."""
+    """One bot's rating after each of its newest ``window`` rated matches of the ladder,
+    oldest first, numbered by its rated matches (the last is its current count): one
+    range of ``rating_history``'s key (match ids sort by index within a league,
+    ``LEAGUE/NNNNNN``, and a ladder is one league's)."""
+    rated = bot_rating(store, ladder, bot)
+    if rated is None:
+        return []
     rows = store.read(
-        "SELECT h.bot, m.idx, h.mu, h.sigma FROM "
-        "(SELECT match_id, mu, sigma, bot FROM rating_history WHERE ladder = ? AND bot = ? "
-        " ORDER BY match_id DESC LIMIT ?) AS h JOIN matches AS m ON m.id = h.match_id "
-        "ORDER BY m.finished_at, m.idx",
+        "SELECT mu, sigma FROM rating_history WHERE ladder = ? AND bot = ? "
+        "ORDER BY match_id DESC LIMIT ?",
         (ladder, bot, window),
     )
-    return [RatingPoint(r[0], r[1], r[2], r[3]) for r in rows]
+    last = rated[2]
+    return [RatingPoint(bot, last - k, r[0], r[1]) for k, r in reversed(list(enumerate(rows)))]
 
 
 def window_seats(store: Store, ladder: str, window: int) -> list[tuple[str, str, int]]:

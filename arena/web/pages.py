@@ -252,7 +252,12 @@ async def bot_page(request: Request) -> Response:
             faults, fnext = bot_faults(store, ladder, name, before=fpos, limit=FAULT_PAGE)
             context |= {
                 "rating": bot_rating(store, ladder, name),
-                "chart": {"series": data.chart_series(bot_history(store, ladder, name, 1000))},
+                "chart": {
+                    "series": data.chart_series(
+                        bot_history(store, ladder, name, data.CHART_POINTS)
+                    ),
+                    "points": data.CHART_POINTS,
+                },
                 "found": found,
                 "next_page": tokens.make("bot-matches", scope, list(found.next))
                 if found.next

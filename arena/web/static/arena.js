@@ -32,7 +32,7 @@ function ratingChart(element, data) {
     traces.push({
       x: s.x, y: s.mu, name: plainText(bot), legendgroup: String(i), meta: "bot",
       line: {color: colour, width: 2}, type: "scatter", mode: "lines",
-      hovertemplate: "match %{x}<br>mu %{y:.2f}<extra>%{fullData.name}</extra>",
+      hovertemplate: "after %{x} rated matches<br>mu %{y:.2f}<extra>%{fullData.name}</extra>",
     });
   });
   if (!traces.length) {
@@ -41,7 +41,7 @@ function ratingChart(element, data) {
   }
   window.Plotly.newPlot(element, traces, {
     margin: {t: 10, r: 10, b: 40, l: 50}, height: 400,
-    xaxis: {title: {text: "match"}}, yaxis: {title: {text: "rating (mu)"}},
+    xaxis: {title: {text: "rated matches"}}, yaxis: {title: {text: "rating (mu)"}},
     legend: {orientation: "h", y: -0.2}, hovermode: "closest",
   }, {displaylogo: false, responsive: true});
 }
