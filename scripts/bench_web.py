@@ -255,6 +255,7 @@ def main() -> int:
         "ladder_matches_meanwhile": played[0],
         "ladder_decisions_meanwhile": played[1],
         "seconds": round(busy_to - busy_from, 1),
+        "load_avg_1m": round(os.getloadavg()[0], 1),
     }
     print(
         f"history {args.matches} matches; {args.clients} clients reading for "
