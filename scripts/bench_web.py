@@ -7,14 +7,16 @@
    ``--bots`` sample random bots and submits each under its own owner's token; waits
    until they are active.
 3. For ``--seconds``, ``--clients`` browsers-to-be (threads of another process, each on
-   its own HTTP connection) load in turn the ladder's page (leaderboard, rating chart of
-   the newest 500 matches, head-to-head of the newest 2000), a match list page (following
+   its own HTTP connection) load in turn the ladder's page (its leaderboard), the chart
+   and matrix the page then fetches (``/ladder/charts``: the best 10 bots' rating
+   history, the head-to-head of the best 12 over the newest 1000 matches), a match list
+   page (following
    its "older" link up to ``--depth`` pages deep, then from the top again) and a history
    bot's page (its matches, faults and rating history); each page's time is measured.
    Meanwhile the ladder plays: every fault of its healthy bots counts as a timeout.
 
 Prints the figures, and a last line of JSON: ``leaderboard_p99_ms``,
-``match_list_p99_ms``, ``bot_page_p99_ms`` (of the pages answered), the pages answered
+``charts_p99_ms``, ``match_list_p99_ms``, ``bot_page_p99_ms`` (of the pages answered), the pages answered
 and refused, and ``bot_timeouts`` (faults, failures and suspensions of the healthy bots
 while the clients read). ``--read-rate`` is the arena's per-address read limit (default 0
 here: every client is on 127.0.0.1, and the point is the cost of the pages).
@@ -61,7 +63,7 @@ from arena.store.tokens import create_token  # noqa: E402
 from arena.v1 import arena_pb2, arena_pb2_grpc  # noqa: E402
 
 PY = sys.executable
-PAGES = ("leaderboard", "match_list", "bot_page")
+PAGES = ("leaderboard", "charts", "match_list", "bot_page")
 MORE = re.compile(r'class="more" href="([^"]+)"')
 
 
@@ -85,6 +87,7 @@ def poll(
         bot = rng.choice(bots)
         urls = {
             "leaderboard": f"/ladder?ladder={ladder_q}",
+            "charts": f"/ladder/charts?ladder={ladder_q}",
             "match_list": list_url,
             "bot_page": f"/bot/{quote(bot, safe='')}?ladder={ladder_q}",
         }
@@ -245,6 +248,7 @@ def main() -> int:
         "clients": args.clients,
         "read_rate": args.read_rate,
         "leaderboard_p99_ms": p99(latencies["leaderboard"]),
+        "charts_p99_ms": p99(latencies["charts"]),
         "match_list_p99_ms": p99(latencies["match_list"]),
         "bot_page_p99_ms": p99(latencies["bot_page"]),
         "median_ms": {k: median(v) for k, v in latencies.items()},

@@ -89,20 +89,17 @@ async def index(request: Request) -> Response:
 
 
 async def ladder_page(request: Request) -> Response:
-    """One ladder: leaderboard (live), rating chart, head-to-head."""
+    """One ladder: the leaderboard (live); the chart and the matrix follow (``charts``)."""
     ladder = _ladder(request)
     source = source_of(request)
     after = _position(request, "leaderboard", [ladder], float, str, int)
     tokens = _tokens(request)
-    shared: data.Shared = request.app.state.shared
 
     def job(store: Store) -> str:
         board = data.leader_page(store, ladder, after=after)
         if not board.rows and source.ladders is None and ladder_league(store, ladder) is None:
             raise Refused(404, f"no ladder {ladder!r} here (the first page lists them)")
         nxt = tokens.make("leaderboard", [ladder], list(board.next)) if board.next else None
-        top = [r.row.name for r in board.rows]
-        chart_bots, h2h_bots = top[: data.CHART_BOTS], top[: data.H2H_BOTS]
         return render(
             "ladder.html",
             title=source.title,
@@ -110,14 +107,28 @@ async def ladder_page(request: Request) -> Response:
             board=board,
             next_page=nxt,
             first_page=after is None,
-            chart=shared.get(
-                ("chart", ladder, *chart_bots),
-                lambda: data.ladder_chart(store, ladder, chart_bots),
-            ),
-            h2h=shared.get(
-                ("h2h", ladder, *h2h_bots), lambda: data.head_to_head(store, ladder, h2h_bots)
-            ),
         )
+
+    return HTMLResponse(await read(request, job))
+
+
+async def ladder_charts(request: Request) -> Response:
+    """The rating chart of the ladder's best ranked bots and their head-to-head matrix
+    (an HTML fragment), shared by every page for a second."""
+    ladder = _ladder(request)
+    shared: data.Shared = request.app.state.shared
+
+    def job(store: Store) -> str:
+        def make() -> str:
+            top = [r.row.name for r in data.leader_page(store, ladder, limit=data.H2H_BOTS).rows]
+            return render(
+                "_charts.html",
+                chart_id="chart-ladder",
+                chart=data.ladder_chart(store, ladder, top[: data.CHART_BOTS]),
+                h2h=data.head_to_head(store, ladder, top[: data.H2H_BOTS]),
+            )
+
+        return shared.get(("charts", ladder), make)
 
     return HTMLResponse(await read(request, job))
 
@@ -302,6 +313,7 @@ ROUTES: Final = [
     Route("/", index),
     Route("/ladder", ladder_page),
     Route("/ladder/rows", ladder_rows),
+    Route("/ladder/charts", ladder_charts),
     Route("/api/ladder", ladder_json),
     Route("/events", events),
     Route("/matches", matches_page),

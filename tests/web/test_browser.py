@@ -72,7 +72,7 @@ def test_the_leaderboard_chart_and_head_to_head_show_the_database(
         expect(cells.nth(7)).to_have_text(str(int(standing.stats["timeouts"])))
 
     # The chart: one line per bot, each with its band.
-    page.wait_for_function("document.querySelector('.chart').data !== undefined")
+    page.wait_for_function("document.querySelector('.chart')?.data !== undefined")
     metas = page.evaluate("Array.from(document.querySelector('.chart').data, t => t.meta)")
     assert metas.count("bot") == len(BOTS)
     assert metas.count("band") == len(BOTS)
@@ -123,7 +123,7 @@ def test_hostile_names_show_as_text_everywhere(
         if url == pages[0]:
             names = page.locator("table.leaderboard td.name").all_inner_texts()
             assert sorted(names) == everyone
-            page.wait_for_function("document.querySelector('.chart').data !== undefined")
+            page.wait_for_function("document.querySelector('.chart')?.data !== undefined")
             legend = page.locator(".chart .legendtext").all_text_contents()
             assert sorted(legend) == everyone
             shot(page, tmp_path, "hostile")
@@ -160,7 +160,7 @@ def test_the_static_export_draws_from_a_file_offline(tmp_path: Path, page: Any) 
     page.on("request", lambda request: requests.append(request.url))
     page.goto(report.as_uri())
     expect(page.locator("table.leaderboard tbody tr")).to_have_count(len(BOTS))
-    page.wait_for_function("document.querySelector('.chart').data !== undefined")
+    page.wait_for_function("document.querySelector('.chart')?.data !== undefined")
     metas = page.evaluate("Array.from(document.querySelector('.chart').data, t => t.meta)")
     assert metas.count("bot") == len(BOTS)
     assert requests == [report.as_uri()]  # nothing fetched: every script and style inline

@@ -53,6 +53,20 @@ function drawCharts() {
   });
 }
 
+// A ladder's chart and matrix come in a request of their own, after the leaderboard.
+async function loadCharts() {
+  const holder = document.querySelector(".charts[data-src]");
+  if (!holder) return;
+  const answer = await fetch(holder.dataset.src);
+  if (!answer.ok) {
+    holder.textContent = "The rating history and the head-to-head could not be loaded.";
+    return;
+  }
+  holder.innerHTML = await answer.text();  // rendered and escaped by the server
+  drawCharts();
+  holder.dataset.loaded = String(Number(holder.dataset.loaded || 0) + 1);
+}
+
 // The first page of a leaderboard follows the ladder: on each "matches" event naming
 // it, the rows are fetched again (rendered and escaped by the server) and swapped in.
 function followLadder() {
@@ -71,10 +85,12 @@ function followLadder() {
     table.tBodies[0].innerHTML = await answer.text();
     updates += 1;
     live.dataset.updates = String(updates);
+    if (updates % 5 === 0) loadCharts();  // the chart moves slowly: now and then
   });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   drawCharts();
+  loadCharts();
   followLadder();
 });
