@@ -10,13 +10,13 @@
    its own HTTP connection) load in turn the ladder's page (its leaderboard), the chart
    and matrix the page then fetches (``/ladder/charts``: the best 10 bots' rating
    history, the head-to-head of the best 12 over the newest 1000 matches), a match list
-   page (following
-   its "older" link up to ``--depth`` pages deep, then from the top again) and a history
-   bot's page (its matches, faults and rating history); each page's time is measured.
+   page (following its "older" link up to ``--depth`` pages deep, then from the top
+   again) and a history bot's page (its matches, faults and rating history); each
+   page's time is measured.
    Meanwhile the ladder plays: every fault of its healthy bots counts as a timeout.
 
-Prints the figures, and a last line of JSON: ``leaderboard_p99_ms``,
-``charts_p99_ms``, ``match_list_p99_ms``, ``bot_page_p99_ms`` (of the pages answered), the pages answered
+Prints the figures, and a last line of JSON: ``leaderboard_p99_ms``, ``charts_p99_ms``,
+``match_list_p99_ms``, ``bot_page_p99_ms`` (of the pages answered), the pages answered
 and refused, and ``bot_timeouts`` (faults, failures and suspensions of the healthy bots
 while the clients read). ``--read-rate`` is the arena's per-address read limit (default 0
 here: every client is on 127.0.0.1, and the point is the cost of the pages).
