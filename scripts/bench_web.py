@@ -39,18 +39,16 @@ import time
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-import grpc
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_reads import (  # noqa: E402
-    Ladder,
     Procs,
     build,
     failures_logged,
     first_line,
+    live_bots,
     log,
     median,
     p99,
@@ -60,7 +58,6 @@ from bench_reads import (  # noqa: E402
 from arena.server.config import ServeConfig  # noqa: E402
 from arena.store import Store  # noqa: E402
 from arena.store.tokens import create_token  # noqa: E402
-from arena.v1 import arena_pb2, arena_pb2_grpc  # noqa: E402
 
 PY = sys.executable
 PAGES = ("leaderboard", "charts", "match_list", "bot_page")
@@ -197,26 +194,7 @@ def main() -> int:
         address = first_line(server, "arena serving on ", 300)
         base = web_line(server)
         log(f"arena serving on {address}, web app on {base} (log {serve_log})")
-        bot_procs = [
-            procs.start([PY, str(ROOT / "sample_bots" / "random_bot.py"), "--port", "0"], cwd=ROOT)
-            for _ in range(args.bots)
-        ]
-        endpoints = [first_line(p, "arena-bot listening on ", 60) for p in bot_procs]
-        with grpc.insecure_channel(address) as channel:
-            stub = arena_pb2_grpc.ArenaStub(channel)
-            for name, endpoint, token in zip(names, endpoints, tokens, strict=True):
-                stub.SubmitBot(
-                    arena_pb2.SubmitBotRequest(name=name, endpoint=endpoint),
-                    timeout=30,
-                    metadata=(("authorization", f"Bearer {token}"),),
-                )
-        ladder = Ladder(db, config.league_id, names)
-        deadline = time.monotonic() + 300
-        while ladder.not_active():
-            failed = [line for line in ladder.not_active() if "suspended" in line]
-            if failed or time.monotonic() > deadline:
-                raise SystemExit(f"bots not active: {failed or ladder.not_active()}")
-            time.sleep(0.5)
+        ladder = live_bots(procs, address, db, config.league_id, names, tokens)
         log(f"{args.bots} bots active; warming up {args.warmup_s:g} s")
         time.sleep(args.warmup_s)
         log_start = serve_log.stat().st_size

@@ -30,7 +30,9 @@ from .render import render
 
 MATCH_PAGE: Final = 50
 """Matches a list page shows."""
-FAULT_PAGE: Final = 20
+BOT_MATCH_PAGE: Final = 25
+"""Matches a bot page lists at once."""
+FAULT_PAGE: Final = 10
 """Faulted matches a bot page lists at once."""
 MAX_PARAM: Final = 300
 """Characters of a name or id in a URL, at most."""
@@ -259,7 +261,7 @@ async def bot_page(request: Request) -> Response:
             scope: list[Scalar] = [ladder, name]
             mpos = _position(request, "bot-matches", scope, float, int)
             fpos = _position(request, "bot-faults", scope, float, int, param="faults_page")
-            found = ladder_matches(store, ladder, bot=name, before=mpos, limit=MATCH_PAGE)
+            found = ladder_matches(store, ladder, bot=name, before=mpos, limit=BOT_MATCH_PAGE)
             faults, fnext = bot_faults(store, ladder, name, before=fpos, limit=FAULT_PAGE)
             context |= {
                 "rating": bot_rating(store, ladder, name),

@@ -11,16 +11,13 @@ more).
 from __future__ import annotations
 
 import contextlib
-import os
-import signal
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server.support import _read_line
+from server.support import Processes, _read_line
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -89,27 +86,15 @@ def web_server() -> Iterator[Callable[..., str]]:
     """``web_server(db, *args)`` starts ``arena web --db DB --port 0 ARGS`` and returns
     its address (``http://127.0.0.1:PORT``); every server started is killed by its pid
     when the test ends."""
-    started: list[subprocess.Popen[str]] = []
+    processes = Processes()
 
     def start(db: Path, *args: str) -> str:
-        popen = subprocess.Popen(
-            [sys.executable, "-m", "arena.cli", "web", "--db", str(db), "--port", "0", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            cwd=ROOT,
+        popen = processes.spawn(
+            [sys.executable, "-m", "arena.cli", "web", "--db", str(db), "--port", "0", *args]
         )
-        started.append(popen)
         return _read_line(popen, READY, 60)
 
     try:
         yield start
     finally:
-        for popen in started:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(popen.pid, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                popen.wait(timeout=10)
-            if popen.stdout is not None:
-                popen.stdout.close()
+        processes.kill_all()
