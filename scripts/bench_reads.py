@@ -208,6 +208,36 @@ class Ladder:
         return [f"{n} {s}: {r}" for n, s, r in rows]
 
 
+def live_bots(
+    procs: Procs, address: str, db: Path, league_id: str, names: list[str], tokens: list[str]
+) -> Ladder:
+    """Start a sample random bot per name, submit each with its owner's token to the
+    arena at ``address``, and wait until all are active (SystemExit if one is not)."""
+    bot_procs = [
+        procs.start([PY, str(ROOT / "sample_bots" / "random_bot.py"), "--port", "0"], cwd=ROOT)
+        for _ in names
+    ]
+    endpoints = [first_line(p, "arena-bot listening on ", 60) for p in bot_procs]
+    with grpc.insecure_channel(address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        for name, endpoint, token in zip(names, endpoints, tokens, strict=True):
+            stub.SubmitBot(
+                arena_pb2.SubmitBotRequest(name=name, endpoint=endpoint),
+                timeout=30,
+                metadata=(("authorization", f"Bearer {token}"),),
+            )
+    ladder = Ladder(db, league_id, names)
+    deadline = time.monotonic() + 300
+    while True:
+        waiting = [line for line in ladder.not_active() if "verifying" in line]
+        if not waiting and not ladder.not_active():
+            return ladder
+        failed = [line for line in ladder.not_active() if "suspended" in line]
+        if failed or time.monotonic() > deadline:
+            raise SystemExit(f"bots not active: {failed or waiting}")
+        time.sleep(0.5)
+
+
 def quiet_window(ladder: Ladder, seconds: float) -> tuple[tuple[int, int], float]:
     """Matches and decisions played while nobody reads, over ``seconds``; the seconds."""
     start = time.time()
@@ -423,29 +453,7 @@ def main() -> int:
             server = procs.start(argv, cwd=arena_root, env=env, stderr=handle)
         address = first_line(server, "arena serving on ", 300)
         log(f"arena serving on {address} (log {serve_log})")
-        bot_procs = [
-            procs.start([PY, str(ROOT / "sample_bots" / "random_bot.py"), "--port", "0"], cwd=ROOT)
-            for _ in range(args.bots)
-        ]
-        endpoints = [first_line(p, "arena-bot listening on ", 60) for p in bot_procs]
-        with grpc.insecure_channel(address) as channel:
-            stub = arena_pb2_grpc.ArenaStub(channel)
-            for name, endpoint, token in zip(names, endpoints, tokens, strict=True):
-                stub.SubmitBot(
-                    arena_pb2.SubmitBotRequest(name=name, endpoint=endpoint),
-                    timeout=30,
-                    metadata=(("authorization", f"Bearer {token}"),),
-                )
-        ladder = Ladder(db, config.league_id, names)
-        deadline = time.monotonic() + 300
-        while True:
-            waiting = [line for line in ladder.not_active() if "verifying" in line]
-            if not waiting and not ladder.not_active():
-                break
-            failed = [line for line in ladder.not_active() if "suspended" in line]
-            if failed or time.monotonic() > deadline:
-                raise SystemExit(f"bots not active: {failed or waiting}")
-            time.sleep(0.5)
+        ladder = live_bots(procs, address, db, config.league_id, names, tokens)
         log(f"{args.bots} bots active; warming up {args.warmup_s:g} s")
         time.sleep(args.warmup_s)
 
