@@ -30,6 +30,7 @@ from . import (
     selfplay,
     serve_cmd,
     token_cmd,
+    web_cmd,
 )
 
 COMMANDS = (
@@ -42,6 +43,7 @@ COMMANDS = (
     serve_cmd,
     token_cmd,
     author_cmd,
+    web_cmd,
 )
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from arena.league.config import DEFAULT_DB
-from arena.league.schedule import tables_per_group
+from arena.league.secrecy import deal_in_play
 from arena.referee.record import RecordError, decode_record, read_record
 from arena.referee.replay import replay_lines
 from arena.store import Store, StoreError
@@ -76,26 +75,14 @@ def _from_store(db: str, match_id: str) -> list[dict[str, Any]]:
 
 
 def _refuse_a_deal_still_in_play(store: Store, match_id: str) -> None:
-    """A duplicate league replays one deal at several tables (``tables_per_group``
-    consecutive matches, one seed); until the last of them is in, a replay of one would
-    show every hand and the deck of a deal other bots are still playing."""
+    """A duplicate deal's table is not replayed until every table of its deal is in
+    (``arena.league.secrecy``)."""
     match = store.match(match_id)
-    league = store.league(match.league_id) if match is not None else None
-    if match is None or league is None:
+    if match is None:
         return
-    settings = json.loads(str(league["config_json"])).get("settings", {})
-    if not settings.get("duplicate") or league["status"] == "finished":
-        return  # a finished league plays no more tables of any deal
-    tables = tables_per_group(
-        len(settings.get("bots", [])), max(1, int(settings.get("table_size", 1))), True
-    )
-    played = sum(1 for m in store.matches(league_id=match.league_id) if m.seed == match.seed)
-    if played < tables:
-        raise RecordError(
-            f"match {match_id!r} replays a duplicate deal that is still to be played at "
-            f"other tables ({played} of {tables} played); replay it once they are in "
-            f"(arena matches --db {store.path})"
-        )
+    problem = deal_in_play(store, match)
+    if problem is not None:
+        raise RecordError(f"{problem} (arena matches --db {store.path})")
 
 
 def print_replay(lines: list[dict[str, Any]], seat: int | None) -> int:

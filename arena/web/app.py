@@ -1,0 +1,135 @@
+"""The app factory: routes, static files, the read limit and plain-word errors.
+
+Every handler hands its read (and its rendering) to the source's read pool with
+``read(request, job)``; the event loop only routes and sends. Only GET (and HEAD) exist:
+nothing a visitor sends changes the database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from arena.server.pages import PageTokens
+from arena.server.ratelimit import TokenBuckets, peer_key
+from arena.store import Store
+
+from . import assets
+from .render import render
+from .source import WebSource
+
+T = TypeVar("T")
+
+
+class Refused(HTTPException):
+    """A request answered with an error status and a message in plain words."""
+
+
+def source_of(request: Request) -> WebSource:
+    """The app's source."""
+    source: WebSource = request.app.state.source
+    return source
+
+
+async def read(request: Request, job: Callable[[Store], T]) -> T:
+    """``job(store)`` on the read pool (503 while the pool has all it takes)."""
+    source = source_of(request)
+    if source.reads.busy:
+        raise Refused(503, "the arena is answering many reads at the moment; try again in a second")
+    return await source.reads.run(job)
+
+
+def page(template: str, **context: Any) -> Callable[[Store], str]:
+    """A job that renders ``template`` (on the read pool's thread, off the loop)."""
+    return lambda _store: render(template, **context)
+
+
+class ReadLimit:
+    """At most ``rate`` requests a second per client address (``burst`` at once), counted
+    as ``arena serve`` counts its gRPC reads (``TokenBuckets``, ``peer_key``)."""
+
+    def __init__(self, app: ASGIApp, rate: float, burst: int) -> None:
+        self.app = app
+        self.buckets = TokenBuckets(rate, burst) if rate > 0 else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.buckets is None or scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = scope["client"][0] if scope.get("client") else ""
+        kind = "ipv6" if ":" in host else "ipv4"
+        wait_s = self.buckets.acquire(
+            peer_key(f"{kind}:[{host}]:0" if kind == "ipv6" else f"{kind}:{host}:0")
+        )
+        if wait_s:
+            response = PlainTextResponse(
+                f"too many requests from this address; try again in {wait_s:.1f} s",
+                status_code=429,
+                headers={"Retry-After": str(max(1, round(wait_s)))},
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+async def _error(request: Request, error: Exception) -> Response:
+    status = error.status_code if isinstance(error, HTTPException) else 500
+    detail = error.detail if isinstance(error, HTTPException) else "the arena failed to answer"
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": detail}, status_code=status)
+    text = await read(request, page("error.html", status=status, message=detail))
+    return HTMLResponse(text, status_code=status)
+
+
+async def _chart_library(request: Request) -> Response:
+    return FileResponse(assets.chart_library(), media_type="text/javascript")
+
+
+def create_app(source: WebSource, *, routes: list[Route | Mount] | None = None) -> Starlette:
+    """The web app over ``source``; ``routes`` adds routes (before the built-in ones)."""
+    from . import pages  # the route handlers import this module's helpers
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await app.state.live.close()
+            source.close()
+
+    from .live import Live
+
+    app = Starlette(
+        routes=[
+            *(routes or []),
+            *pages.ROUTES,
+            Route("/static/plotly.min.js", _chart_library),
+            Mount("/static", StaticFiles(directory=assets.STATIC), name="static"),
+        ],
+        middleware=[Middleware(ReadLimit, rate=source.read_rate, burst=source.read_burst)],
+        exception_handlers={HTTPException: _error, 500: _error},
+        lifespan=lifespan,
+    )
+    app.state.source = source
+    app.state.live = Live(source)
+    app.state.tokens = PageTokens()
+    return app
+
+
+Handler = Callable[[Request], Awaitable[Response]]

@@ -1,0 +1,152 @@
+"""What the pages show, built from the store: plain data the templates (and the static
+export) render. Every function here runs on a read pool thread and reads a bounded
+amount (see ``arena/store/web_reads.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Final
+
+from arena.league.leaderboard import Row, standing_row
+from arena.store import Store
+from arena.store.sqlite import Standing, standing_key
+from arena.store.web_reads import RatingPoint, ladder_history, window_seats
+
+CHART_WINDOW: Final = 500
+"""The rating chart shows the ladder's newest this many matches."""
+H2H_WINDOW: Final = 2000
+"""The head-to-head matrix counts the ladder's newest this many matches."""
+H2H_BOTS: Final = 16
+"""The matrix shows at most this many bots (the best ranked on the page)."""
+LEADERBOARD_PAGE: Final = 100
+"""Rows of a leaderboard page."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    """A leaderboard row as the page shows it."""
+
+    row: Row
+    """The rank, name, rating and totals, as every leaderboard rounds them."""
+    forfeits: int
+    """Matches forfeited."""
+    status: str | None
+    """A submitted bot's life on the ladder (None for a league's bots)."""
+
+    @property
+    def low(self) -> float:
+        """The interval's lower end, mu - 3 sigma: the conservative rating ranked by."""
+        return round(self.row.mu - 3 * self.row.sigma, 2)
+
+    @property
+    def high(self) -> float:
+        """The interval's upper end, mu + 3 sigma."""
+        return round(self.row.mu + 3 * self.row.sigma, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderPage:
+    """One page of a ladder's leaderboard."""
+
+    rows: list[LeaderRow]
+    next: tuple[float, str, int] | None
+    """(standing key, name, last rank) after which the next page starts."""
+
+
+def leader_rows(standings: Sequence[Standing], first_rank: int) -> list[LeaderRow]:
+    """Standings (``Store.standings``) as rows ranked from ``first_rank``."""
+    return [
+        LeaderRow(
+            standing_row(rank, s.rating, s.stats),
+            int(s.stats.get("forfeits", 0) or 0),
+            s.status,
+        )
+        for rank, s in enumerate(standings, start=first_rank)
+    ]
+
+
+def leader_page(
+    store: Store,
+    ladder: str,
+    *,
+    after: tuple[float, str, int] | None = None,
+    limit: int = LEADERBOARD_PAGE,
+) -> LeaderPage:
+    """Up to ``limit`` rows in leaderboard order after ``after`` (indexed)."""
+    standings = store.standings(
+        ladder, after=(after[0], after[1]) if after else None, limit=limit + 1
+    )
+    more = len(standings) > limit
+    standings = standings[:limit]
+    first = after[2] + 1 if after else 1
+    rows = leader_rows(standings, first)
+    nxt = None
+    if more:
+        last = standings[-1].rating
+        nxt = (standing_key(last.mu, last.sigma), last.bot, first + len(rows) - 1)
+    return LeaderPage(rows, nxt)
+
+
+def chart_series(points: Sequence[RatingPoint]) -> dict[str, dict[str, list[float]]]:
+    """Per bot: the match index (x), mu, and the band mu - 3 sigma .. mu + 3 sigma, in
+    the form ``arena.js``'s ``ratingChart`` draws."""
+    series: dict[str, dict[str, list[float]]] = {}
+    for p in points:
+        s = series.setdefault(p.bot, {"x": [], "mu": [], "low": [], "high": []})
+        s["x"].append(p.idx)
+        s["mu"].append(round(p.mu, 3))
+        s["low"].append(round(p.mu - 3 * p.sigma, 3))
+        s["high"].append(round(p.mu + 3 * p.sigma, 3))
+    return dict(sorted(series.items()))
+
+
+def ladder_chart(store: Store, ladder: str, window: int = CHART_WINDOW) -> dict[str, Any]:
+    """The rating chart's data for the ladder's newest ``window`` matches."""
+    return {"series": chart_series(ladder_history(store, ladder, window)), "window": window}
+
+
+@dataclass
+class HeadToHead:
+    """For each ordered pair of bots: matches where the first finished ahead of the
+    second (ties count for neither) and matches they both played."""
+
+    bots: list[str]
+    ahead: dict[str, dict[str, int]] = field(default_factory=dict)
+    met: dict[str, dict[str, int]] = field(default_factory=dict)
+    window: int = H2H_WINDOW
+    matches: int = 0
+    """Matches counted (at most ``window``)."""
+
+    def share(self, a: str, b: str) -> float | None:
+        """How often ``a`` finished ahead of ``b`` when both played (None: never met)."""
+        met = self.met[a][b]
+        return self.ahead[a][b] / met if met else None
+
+
+def head_to_head(
+    store: Store, ladder: str, bots: Sequence[str], window: int = H2H_WINDOW
+) -> HeadToHead:
+    """The matrix among ``bots`` over the ladder's newest ``window`` matches (a bounded
+    window rather than the whole history: a million matches would take seconds)."""
+    wanted = set(bots)
+    h2h = HeadToHead(list(bots), window=window)
+    h2h.ahead = {a: dict.fromkeys(bots, 0) for a in bots}
+    h2h.met = {a: dict.fromkeys(bots, 0) for a in bots}
+    tables: dict[str, list[tuple[str, int]]] = {}
+    for match_id, bot, rank in window_seats(store, ladder, window):
+        tables.setdefault(match_id, []).append((bot, rank))
+    h2h.matches = len(tables)
+    for seats in tables.values():
+        present = [(b, r) for b, r in seats if b in wanted]
+        for (a, ra), (b, rb) in combinations(present, 2):
+            if a == b:
+                continue
+            h2h.met[a][b] += 1
+            h2h.met[b][a] += 1
+            if ra < rb:
+                h2h.ahead[a][b] += 1
+            elif rb < ra:
+                h2h.ahead[b][a] += 1
+    return h2h

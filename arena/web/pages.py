@@ -1,0 +1,289 @@
+"""The pages and their JSON twins. Each handler checks its parameters, then hands one
+job (read and render) to the read pool: see ``app.read``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from arena.server.pages import PageTokenError, PageTokens, Scalar, position_of
+from arena.store import Store
+from arena.store.web_reads import (
+    bot_faults,
+    bot_history,
+    bot_ladders,
+    bot_rating,
+    ladder_matches,
+)
+
+from . import data, replays
+from .app import Refused, read, source_of
+from .live import event
+from .render import render
+
+MATCH_PAGE: Final = 50
+"""Matches a list page shows."""
+FAULT_PAGE: Final = 20
+"""Faulted matches a bot page lists at once."""
+MAX_PARAM: Final = 300
+"""Characters of a name or id in a URL, at most."""
+
+
+def _tokens(request: Request) -> PageTokens:
+    tokens: PageTokens = request.app.state.tokens
+    return tokens
+
+
+def _param(request: Request, name: str, *, required: bool = False) -> str | None:
+    value = request.query_params.get(name)
+    if not value:
+        if required:
+            raise Refused(400, f"give ?{name}= in the address")
+        return None
+    if len(value) > MAX_PARAM:
+        raise Refused(400, f"{name} is longer than {MAX_PARAM} characters")
+    return value
+
+
+def _ladder(request: Request) -> str:
+    ladder = _param(request, "ladder", required=True)
+    assert ladder is not None
+    if not source_of(request).shows(ladder):
+        raise Refused(404, f"no ladder {ladder!r} here")
+    return ladder
+
+
+def _position(
+    request: Request, kind: str, scope: list[Scalar], *types: type, param: str = "page"
+) -> tuple[Any, ...] | None:
+    """Where the page asked for by ``?page=`` (or ``param``) starts; None: the first."""
+    token = request.query_params.get(param)
+    if not token:
+        return None
+    try:
+        return position_of(_tokens(request).read(token, kind, scope), *types)
+    except PageTokenError:
+        raise Refused(
+            400,
+            "this page link is not one this arena made (or the arena restarted since); "
+            "start again from the first page",
+        ) from None
+
+
+async def index(request: Request) -> Response:
+    """Every ladder shown."""
+    source = source_of(request)
+
+    def job(store: Store) -> str:
+        ladders = [name for name in store.ladders() if source.shows(name)]
+        return render("index.html", ladders=ladders, title=source.title)
+
+    return HTMLResponse(await read(request, job))
+
+
+async def ladder_page(request: Request) -> Response:
+    """One ladder: leaderboard (live), rating chart, head-to-head."""
+    ladder = _ladder(request)
+    source = source_of(request)
+    after = _position(request, "leaderboard", [ladder], float, str, int)
+    tokens = _tokens(request)
+
+    def job(store: Store) -> str:
+        board = data.leader_page(store, ladder, after=after)
+        nxt = tokens.make("leaderboard", [ladder], list(board.next)) if board.next else None
+        bots = [r.row.name for r in board.rows[: data.H2H_BOTS]]
+        return render(
+            "ladder.html",
+            title=source.title,
+            ladder=ladder,
+            board=board,
+            next_page=nxt,
+            first_page=after is None,
+            chart=data.ladder_chart(store, ladder),
+            h2h=data.head_to_head(store, ladder, bots),
+        )
+
+    return HTMLResponse(await read(request, job))
+
+
+async def ladder_rows(request: Request) -> Response:
+    """The first page of a leaderboard's rows (what a live page swaps in)."""
+    ladder = _ladder(request)
+
+    def job(store: Store) -> str:
+        return render("_leader_rows.html", board=data.leader_page(store, ladder))
+
+    return HTMLResponse(await read(request, job))
+
+
+async def ladder_json(request: Request) -> Response:
+    """A leaderboard page as JSON."""
+    ladder = _ladder(request)
+    after = _position(request, "leaderboard", [ladder], float, str, int)
+    tokens = _tokens(request)
+
+    def job(store: Store) -> dict[str, Any]:
+        board = data.leader_page(store, ladder, after=after)
+        return {
+            "ladder": ladder,
+            "rows": [
+                {
+                    "rank": r.row.rank,
+                    "bot": r.row.name,
+                    "mu": r.row.mu,
+                    "sigma": r.row.sigma,
+                    "low": r.low,
+                    "high": r.high,
+                    "matches": r.row.matches,
+                    "wins": r.row.wins,
+                    "mean_rank": r.row.mean_rank,
+                    "timeouts": r.row.timeouts,
+                    "errors": r.row.errors,
+                    "invalid": r.row.invalid,
+                    "forfeits": r.forfeits,
+                    "status": r.status,
+                }
+                for r in board.rows
+            ],
+            "next_page": tokens.make("leaderboard", [ladder], list(board.next))
+            if board.next
+            else None,
+        }
+
+    return JSONResponse(await read(request, job))
+
+
+async def events(request: Request) -> Response:
+    """Server-Sent Events: ``matches`` with the ladders that have new matches."""
+    live = request.app.state.live
+    if live.full:
+        raise Refused(503, "too many live pages are open; reload in a while")
+
+    async def stream() -> AsyncIterator[str]:
+        yield "retry: 3000\n\n"
+        async for ladders in live.listen():
+            yield event(ladders)
+
+    return StreamingResponse(
+        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+    )
+
+
+async def matches_page(request: Request) -> Response:
+    """A ladder's matches, newest first, filtered by bot and faults, in keyset pages."""
+    ladder = _ladder(request)
+    bot = _param(request, "bot")
+    faults = request.query_params.get("faults") in ("1", "on", "yes")
+    scope: list[Scalar] = [ladder, bot or "", faults]
+    before = _position(request, "matches", scope, float, int)
+    tokens = _tokens(request)
+    source = source_of(request)
+
+    def job(store: Store) -> str:
+        found = ladder_matches(
+            store, ladder, bot=bot, faults_only=faults, before=before, limit=MATCH_PAGE
+        )
+        nxt = tokens.make("matches", scope, list(found.next)) if found.next else None
+        return render(
+            "matches.html",
+            title=source.title,
+            ladder=ladder,
+            bot=bot,
+            faults=faults,
+            found=found,
+            next_page=nxt,
+            first_page=before is None,
+        )
+
+    return HTMLResponse(await read(request, job))
+
+
+async def bot_page(request: Request) -> Response:
+    """A bot: its ladders, rating history, matches and faults (never its endpoint)."""
+    name = request.path_params["name"]
+    if len(name) > MAX_PARAM:
+        raise Refused(400, "that bot name is too long")
+    source = source_of(request)
+    chosen = _param(request, "ladder")
+    tokens = _tokens(request)
+
+    def job(store: Store) -> str | None:
+        from arena.store.registry import get_bot
+
+        ladders = [lad for lad in bot_ladders(store, name) if source.shows(lad)]
+        entry = get_bot(store, name)
+        if not ladders and entry is None:
+            return None
+        ladder = chosen if chosen in ladders else (ladders[0] if ladders else None)
+        context: dict[str, Any] = {
+            "title": source.title,
+            "name": name,
+            "entry": entry,
+            "ladders": ladders,
+            "ladder": ladder,
+        }
+        if ladder is not None:
+            scope: list[Scalar] = [ladder, name]
+            mpos = _position(request, "bot-matches", scope, float, int)
+            fpos = _position(request, "bot-faults", scope, float, int, param="faults_page")
+            found = ladder_matches(store, ladder, bot=name, before=mpos, limit=MATCH_PAGE)
+            faults, fnext = bot_faults(store, ladder, name, before=fpos, limit=FAULT_PAGE)
+            context |= {
+                "rating": bot_rating(store, ladder, name),
+                "chart": {"series": data.chart_series(bot_history(store, ladder, name, 1000))},
+                "found": found,
+                "next_page": tokens.make("bot-matches", scope, list(found.next))
+                if found.next
+                else None,
+                "faults": faults,
+                "faults_next": tokens.make("bot-faults", scope, list(fnext)) if fnext else None,
+            }
+        return render("bot.html", **context)
+
+    text = await read(request, job)
+    if text is None:
+        raise Refused(404, f"no bot {name!r} here")
+    return HTMLResponse(text)
+
+
+async def match_page(request: Request) -> Response:
+    """A finished match: its summary and (when it may be shown) its replay."""
+    match_id = request.path_params["match_id"]
+    view = replays.view_param(request.query_params.get("seat"))
+    source = source_of(request)
+
+    def job(store: Store) -> str:
+        shown = replays.replay(store, source, match_id, view)
+        return render("match.html", title=source.title, shown=shown, view=view)
+
+    return HTMLResponse(await read(request, job))
+
+
+async def replay_json(request: Request) -> Response:
+    """A finished match's replay steps as JSON, under the gRPC API's secrecy rules."""
+    match_id = request.path_params["match_id"]
+    view = replays.view_param(request.query_params.get("seat"))
+    source = source_of(request)
+
+    def job(store: Store) -> dict[str, Any]:
+        return replays.replay(store, source, match_id, view).as_json()
+
+    return JSONResponse(await read(request, job))
+
+
+ROUTES: Final = [
+    Route("/", index),
+    Route("/ladder", ladder_page),
+    Route("/ladder/rows", ladder_rows),
+    Route("/api/ladder", ladder_json),
+    Route("/events", events),
+    Route("/matches", matches_page),
+    Route("/bot/{name:path}", bot_page),
+    Route("/match/{match_id:path}", match_page),
+    Route("/api/replay/{match_id:path}", replay_json),
+]
+"""Every page; GET (and HEAD) only."""
