@@ -103,7 +103,7 @@ async def _chart_library(request: Request) -> Response:
 
 def create_app(source: WebSource, *, routes: list[Route | Mount] | None = None) -> Starlette:
     """The web app over ``source``; ``routes`` adds routes (before the built-in ones)."""
-    from . import pages  # the route handlers import this module's helpers
+    from . import boards, pages  # the route handlers import this module's helpers
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -119,6 +119,7 @@ def create_app(source: WebSource, *, routes: list[Route | Mount] | None = None) 
         routes=[
             *(routes or []),
             *pages.ROUTES,
+            *boards.ROUTES,
             Route("/static/plotly.min.js", _chart_library),
             Mount("/static", StaticFiles(directory=assets.STATIC), name="static"),
         ],
