@@ -83,6 +83,10 @@ class HumanSeat:
         answer.set_result(index)
         return None
 
+    def wake(self) -> None:
+        """Wake the pages waiting for a change (the match ended some other way)."""
+        self._change()
+
     def _change(self) -> None:
         self._version += 1
         self._changed.set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
 
 import uvicorn
@@ -81,8 +81,12 @@ class WebServer(uvicorn.Server):
         self.should_exit = True
 
 
-def run(app: Starlette, sock: socket.socket, on_ready: Callable[[str], None]) -> None:
-    """Serve ``app`` on ``sock`` until SIGINT or SIGTERM (``arena web``)."""
+def run(
+    app: Starlette, sock: socket.socket, on_ready: Callable[[str], Awaitable[None] | None]
+) -> None:
+    """Serve ``app`` on ``sock`` until SIGINT or SIGTERM (``arena web``); ``on_ready``
+    gets the address once the app serves (a coroutine is awaited, on the app's loop; if
+    it raises, the app stops and ``run`` raises that)."""
     server = WebServer(app, own_signals=True)
 
     async def main() -> None:
@@ -90,7 +94,14 @@ def run(app: Starlette, sock: socket.socket, on_ready: Callable[[str], None]) ->
         while not server.started and not task.done():
             await asyncio.sleep(0.01)
         if server.started:
-            on_ready(url_of(sock))
+            ready = on_ready(url_of(sock))
+            if ready is not None:
+                try:
+                    await ready
+                except BaseException:
+                    await server.stop()  # what made it fail reaches run()'s caller
+                    await task
+                    raise
         await task
 
     asyncio.run(main())
