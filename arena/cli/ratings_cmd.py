@@ -11,7 +11,7 @@ from typing import Any, Final
 from arena.games import DEFAULT_GAME
 from arena.games import get as get_game
 from arena.league.config import DEFAULT_DB
-from arena.league.leaderboard import FORMATS, Ladder, history_chart, leaderboard, render_ladders
+from arena.league.leaderboard import FORMATS, Ladder, leaderboard, render_ladders
 from arena.store import Store, StoreError
 from arena.text import shown
 
@@ -118,6 +118,20 @@ def _write(path: str, text: str, db: str) -> str | None:
     return None
 
 
+def _html(store: Store, ladders: list[str]) -> str | None:
+    """The web app's self-contained page of ``ladders`` (None, said why, without the
+    web extra)."""
+    from .web_cmd import missing_web_packages
+
+    problem = missing_web_packages()
+    if problem is not None:
+        print(f"arena ratings: --format html: {problem}", file=sys.stderr)
+        return None
+    from arena.web.export import static_html
+
+    return static_html(store, ladders)
+
+
 def run_ratings(args: argparse.Namespace) -> int:
     """Print (or write) the leaderboard of every ladder, or of one."""
     store = _open(args.db, "ratings")
@@ -141,17 +155,16 @@ def run_ratings(args: argparse.Namespace) -> int:
         if not ladders:
             print("arena ratings: no rated matches in this database yet", file=sys.stderr)
             return 1
-        boards = [
-            Ladder(
-                ladder,
-                leaderboard(store, ladder),
-                history_chart(store, ladder) if args.format == "html" else "",
+        if args.format == "html":
+            text = _html(store, ladders)
+            if text is None:
+                return 2
+        else:
+            text = render_ladders(
+                [Ladder(ladder, leaderboard(store, ladder)) for ladder in ladders], args.format
             )
-            for ladder in ladders
-        ]
     finally:
         store.close()
-    text = render_ladders(boards, args.format)
     if not args.output:
         print(text)
         return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
 from collections.abc import Mapping, Sequence
@@ -14,7 +13,10 @@ from arena.store import Store
 from arena.store.sqlite import RatingRow
 from arena.text import shown
 
-FORMATS: Final = ("table", "json", "csv", "markdown", "html")
+TEXT_FORMATS: Final = ("table", "json", "csv", "markdown")
+"""What ``render`` writes."""
+FORMATS: Final = (*TEXT_FORMATS, "html")
+"""What ``arena ratings`` writes (HTML by the web app's templates)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,25 +94,23 @@ def _cells(row: Row) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Ladder:
-    """One ladder's leaderboard, ready to render: its name, its rows and (for HTML) its
-    history chart."""
+    """One ladder's leaderboard, ready to render: its name and its rows."""
 
     name: str
     rows: list[Row]
-    chart: str = ""
 
 
-def render(rows: list[Row], fmt: str, ladder: str, history: str = "") -> str:
-    """One ladder's leaderboard as text in ``fmt`` (one of FORMATS)."""
-    return render_ladders([Ladder(ladder, rows, history)], fmt)
+def render(rows: list[Row], fmt: str, ladder: str) -> str:
+    """One ladder's leaderboard as text in ``fmt`` (one of TEXT_FORMATS)."""
+    return render_ladders([Ladder(ladder, rows)], fmt)
 
 
 def render_ladders(ladders: Sequence[Ladder], fmt: str) -> str:
     """Any number of leaderboards as ONE text in ``fmt`` (one of FORMATS).
 
     JSON is one array of row objects, each with a ``ladder`` key; CSV is one table with a
-    ``ladder`` column (the last); HTML is one document with a section per ladder; the
-    table and markdown forms head each ladder's table with its name.
+    ``ladder`` column (the last); the table and markdown forms head each ladder's table
+    with its name. HTML is the web app's (``arena.web.export``), from its templates.
     """
     if fmt == "json":
         return json.dumps(
@@ -125,8 +125,8 @@ def render_ladders(ladders: Sequence[Ladder], fmt: str) -> str:
             for row in ladder.rows:
                 writer.writerow([*_cells(row), ladder.name])
         return buffer.getvalue().rstrip("\n")
-    if fmt == "html":
-        return _html(ladders)
+    if fmt not in TEXT_FORMATS:
+        raise ValueError(f"{fmt!r} is not a text format; HTML comes from arena.web.export")
     if fmt == "markdown":
         return "\n\n".join(_markdown(ladder) for ladder in ladders)
     return "\n\n".join(_table(ladder) for ladder in ladders)
@@ -154,57 +154,3 @@ def _table(ladder: Ladder) -> str:
             )
         )
     return "\n".join(lines)
-
-
-def _html(ladders: Sequence[Ladder]) -> str:
-    title = ladders[0].name if len(ladders) == 1 else f"{len(ladders)} ladders"
-    head = "".join(f"<th>{html.escape(t)}</th>" for t in _TITLES)
-    sections = []
-    for ladder in ladders:
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in _cells(r)) + "</tr>"
-            for r in ladder.rows
-        )
-        sections.append(
-            f"<section><h2>Ladder {html.escape(ladder.name)}</h2>"
-            f"<table><tr>{head}</tr>{body}</table>"
-            f"<h3>Conservative skill over the matches</h3>{ladder.chart}</section>"
-        )
-    return (
-        "<!doctype html><html><head><meta charset='utf-8'>"
-        f"<title>Arena — {html.escape(title)}</title>"
-        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-        "td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:right}"
-        "td:nth-child(2),th:nth-child(2){text-align:left}"
-        "section{margin-bottom:3em}</style></head><body>"
-        f"<h1>Arena ratings</h1>{''.join(sections)}</body></html>"
-    )
-
-
-def history_chart(store: Store, ladder: str, width: int = 720, height: int = 320) -> str:
-    """An inline SVG of each bot's conservative skill after each of its matches."""
-    history = store.rating_history(ladder)
-    if not history:
-        return "<p>No rated matches yet.</p>"
-    order = {match: i for i, match in enumerate(dict.fromkeys(h[1] for h in history))}
-    series: dict[str, list[tuple[int, float]]] = {}
-    for bot, match, mu, sigma in history:
-        series.setdefault(bot, []).append((order[match], mu - 3 * sigma))
-    values = [v for points in series.values() for _, v in points]
-    low, high = min(values), max(values)
-    span = (high - low) or 1.0
-    steps = max(len(order) - 1, 1)
-    colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"]
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width + 160}' height='{height}'>"]
-    for i, (bot, points) in enumerate(sorted(series.items())):
-        colour = colours[i % len(colours)]
-        path = " ".join(
-            f"{10 + x * width / steps:.1f},{height - 10 - (v - low) * (height - 20) / span:.1f}"
-            for x, v in points
-        )
-        parts.append(f"<polyline fill='none' stroke='{colour}' stroke-width='2' points='{path}'/>")
-        parts.append(
-            f"<text x='{width + 20}' y='{20 + 18 * i}' fill='{colour}'>{html.escape(bot)}</text>"
-        )
-    parts.append("</svg>")
-    return "".join(parts)

@@ -13,6 +13,7 @@ from arena.league.leaderboard import Row, standing_row
 from arena.store import Store
 from arena.store.sqlite import Standing, standing_key
 from arena.store.web_reads import RatingPoint, ladder_history, window_seats
+from arena.text import shown
 
 CHART_WINDOW: Final = 500
 """The rating chart shows the ladder's newest this many matches."""
@@ -94,7 +95,8 @@ def chart_series(points: Sequence[RatingPoint]) -> dict[str, dict[str, list[floa
     the form ``arena.js``'s ``ratingChart`` draws."""
     series: dict[str, dict[str, list[float]]] = {}
     for p in points:
-        s = series.setdefault(p.bot, {"x": [], "mu": [], "low": [], "high": []})
+        # Shown, as every name on a page: plotly draws the text as it is given.
+        s = series.setdefault(shown(p.bot), {"x": [], "mu": [], "low": [], "high": []})
         s["x"].append(p.idx)
         s["mu"].append(round(p.mu, 3))
         s["low"].append(round(p.mu - 3 * p.sigma, 3))

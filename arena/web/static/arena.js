@@ -10,6 +10,12 @@ function bandColour(hex) {
   return `rgba(${(n >> 16) & 255},${(n >> 8) & 255},${n & 255},0.15)`;
 }
 
+// plotly reads a few HTML-like tags and entities in names (<b>, <a href>, &lt;): escape
+// them so a name is always drawn as the text it is.
+function plainText(text) {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
 // One line per bot (its mu after each match, meta "bot") and its band mu ± 3σ drawn
 // under it (meta "band", not in the legend). Names reach plotly as data, never as HTML.
 function ratingChart(element, data) {
@@ -24,7 +30,7 @@ function ratingChart(element, data) {
       type: "scatter", mode: "lines",
     });
     traces.push({
-      x: s.x, y: s.mu, name: bot, legendgroup: String(i), meta: "bot",
+      x: s.x, y: s.mu, name: plainText(bot), legendgroup: String(i), meta: "bot",
       line: {color: colour, width: 2}, type: "scatter", mode: "lines",
       hovertemplate: "match %{x}<br>mu %{y:.2f}<extra>%{fullData.name}</extra>",
     });
@@ -34,9 +40,9 @@ function ratingChart(element, data) {
     return;
   }
   window.Plotly.newPlot(element, traces, {
-    margin: {t: 10, r: 10, b: 40, l: 50}, height: 360,
+    margin: {t: 10, r: 10, b: 40, l: 50}, height: 400,
     xaxis: {title: {text: "match"}}, yaxis: {title: {text: "rating (mu)"}},
-    legend: {orientation: "h"}, hovermode: "closest",
+    legend: {orientation: "h", y: -0.2}, hovermode: "closest",
   }, {displaylogo: false, responsive: true});
 }
 

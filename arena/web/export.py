@@ -1,0 +1,43 @@
+"""``arena ratings --format html``: one self-contained page of every ladder asked for,
+from the same templates and chart code as the live app, with the styles, plotly.js and
+``arena.js`` inlined (it opens from a file, offline)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from arena.store import Store
+
+from . import assets, data
+from .render import render
+
+EXPORT_ROWS: Final = 10_000
+"""Rows of a ladder's leaderboard in an export, at most."""
+
+
+def _script_text(text: str) -> str:
+    """JavaScript that may sit inside ``<script>``: nothing in it can end the element
+    (these escapes mean the same inside a JavaScript string)."""
+    return text.replace("</script", "<\\/script").replace("<!--", "<\\!--")
+
+
+def static_html(store: Store, ladders: Sequence[str], title: str = "Arena ratings") -> str:
+    """The page: per ladder its leaderboard, rating chart and head-to-head."""
+    sections = []
+    for ladder in ladders:
+        board = data.leader_page(store, ladder, limit=EXPORT_ROWS)
+        bots = [r.row.name for r in board.rows[: data.H2H_BOTS]]
+        sections.append(
+            {
+                "ladder": ladder,
+                "board": board,
+                "chart": data.ladder_chart(store, ladder),
+                "h2h": data.head_to_head(store, ladder, bots),
+            }
+        )
+    inline = {
+        "css": assets.inline("arena.css"),
+        "js": _script_text(assets.inline("plotly.min.js") + "\n" + assets.inline("arena.js")),
+    }
+    return render("export.html", title=title, sections=sections, inline=inline)

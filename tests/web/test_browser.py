@@ -1,0 +1,145 @@
+"""The web app in a real headless Chromium against a real ``arena web`` server."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+from arena.store import Store
+from arena.text import shown
+
+from .conftest import shot
+from .kit import BOTS, HOSTILE, LADDER, history, record_one
+
+pytestmark = pytest.mark.slow
+
+
+def ladder_url(base: str) -> str:
+    return f"{base}/ladder?ladder={quote(LADDER, safe='')}"
+
+
+def expected_head_to_head(db: Path) -> dict[tuple[str, str], tuple[int, int]]:
+    """(a, b) -> (matches a finished ahead of b, matches both played), straight from
+    every seat in the database."""
+    store = Store(db, read_only=True)
+    try:
+        tables: dict[str, list[tuple[str, int]]] = {}
+        for match_id, bot, rank in store.read("SELECT match_id, bot, rank FROM seats"):
+            tables.setdefault(match_id, []).append((bot, rank))
+    finally:
+        store.close()
+    counts: dict[tuple[str, str], list[int]] = {}
+    for seats in tables.values():
+        for (a, ra), (b, rb) in combinations(seats, 2):
+            for x, rx, y, ry in ((a, ra, b, rb), (b, rb, a, ra)):
+                entry = counts.setdefault((x, y), [0, 0])
+                entry[1] += 1
+                entry[0] += rx < ry
+    return {pair: (c[0], c[1]) for pair, c in counts.items()}
+
+
+def test_the_leaderboard_chart_and_head_to_head_show_the_database(
+    tmp_path: Path, web_server: Callable[..., str], page: Any
+) -> None:
+    db = tmp_path / "arena.db"
+    history(db)
+    base = web_server(db)
+    page.goto(ladder_url(base))
+
+    store = Store(db, read_only=True)
+    try:
+        standings = store.standings(LADDER, limit=100)
+    finally:
+        store.close()
+    rows = page.locator("table.leaderboard tbody tr")
+    expect(rows).to_have_count(len(BOTS))
+    for position, standing in enumerate(standings):
+        row = rows.nth(position)
+        cells = row.locator("td")
+        expect(cells.nth(0)).to_have_text(str(position + 1))
+        expect(cells.nth(1)).to_have_text(standing.rating.bot)
+        expect(cells.nth(2)).to_have_text(f"{standing.rating.mu:.2f}")
+        low = standing.rating.mu - 3 * standing.rating.sigma
+        high = standing.rating.mu + 3 * standing.rating.sigma
+        expect(cells.nth(3)).to_have_text(f"{low:.2f} … {high:.2f}")
+        expect(cells.nth(4)).to_have_text(str(int(standing.stats["matches"])))
+        expect(cells.nth(7)).to_have_text(str(int(standing.stats["timeouts"])))
+
+    # The chart: one line per bot, each with its band.
+    page.wait_for_function("document.querySelector('.chart').data !== undefined")
+    metas = page.evaluate("Array.from(document.querySelector('.chart').data, t => t.meta)")
+    assert metas.count("bot") == len(BOTS)
+    assert metas.count("band") == len(BOTS)
+    names = page.evaluate(
+        "Array.from(document.querySelector('.chart').data).filter(t => t.meta === 'bot')"
+        ".map(t => t.name)"
+    )
+    assert sorted(names) == sorted(BOTS)
+
+    # The head-to-head matrix: every ordered pair as the seats in the database say.
+    expected = expected_head_to_head(db)
+    cells = page.locator("table.h2h td[data-row]")
+    expect(cells).to_have_count(len(BOTS) * (len(BOTS) - 1))
+    found = {
+        (c["row"], c["col"]): (int(c["ahead"]), int(c["met"]))
+        for c in cells.evaluate_all("cs => cs.map(c => ({...c.dataset}))")
+    }
+    assert found == {pair: expected.get(pair, (0, 0)) for pair in found}
+    assert any(met for _, met in found.values())
+    shot(page, tmp_path, "ladder")
+
+
+def test_hostile_names_show_as_text_everywhere(
+    tmp_path: Path, web_server: Callable[..., str], page: Any
+) -> None:
+    db = tmp_path / "arena.db"
+    history(db, bots=(*HOSTILE, "ada", "bea", "cyd"))
+    base = web_server(db)
+    everyone = sorted(shown(n) for n in (*HOSTILE, "ada", "bea", "cyd"))
+    pages = [
+        ladder_url(base),
+        f"{base}/matches?ladder={quote(LADDER, safe='')}",
+        f"{base}/bot/{quote(HOSTILE[0], safe='')}?ladder={quote(LADDER, safe='')}",
+    ]
+    for url in pages:
+        page.goto(url)
+        page.wait_for_load_state("load")
+        # Nothing a name holds became an element: no script but ours, no image at all.
+        assert page.locator("img").count() == 0
+        sources = page.evaluate("Array.from(document.scripts, s => s.src || s.type || 'inline')")
+        ours = ("/static/arena.js", "/static/plotly.min.js")
+        assert all(s.endswith(ours) or s == "application/json" for s in sources), sources
+        body = page.inner_text("body")
+        for name in HOSTILE:
+            assert shown(name) in body, (url, name)
+        assert "\u202e" not in body
+        assert "\x1b" not in body
+        if url == pages[0]:
+            names = page.locator("table.leaderboard td.name").all_inner_texts()
+            assert sorted(names) == everyone
+            page.wait_for_function("document.querySelector('.chart').data !== undefined")
+            legend = page.locator(".chart .legendtext").all_text_contents()
+            assert sorted(legend) == everyone
+            shot(page, tmp_path, "hostile")
+
+
+def test_the_live_leaderboard_follows_a_finished_match(
+    tmp_path: Path, web_server: Callable[..., str], page: Any
+) -> None:
+    db = tmp_path / "arena.db"
+    history(db)
+    base = web_server(db)
+    page.goto(ladder_url(base))
+    expect(page.locator("[data-live]")).to_have_attribute("data-live", "on")
+    row = page.locator("table.leaderboard tbody tr[data-bot='gil'] td").nth(4)
+    before = int(row.inner_text())
+    record_one(db, ["gil", "ada", "bea"])
+    expect(row).to_have_text(str(before + 1), timeout=15_000)
+    expect(page.locator("[data-live]")).to_have_attribute("data-updates", "1")
+    shot(page, tmp_path, "live")
