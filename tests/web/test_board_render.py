@@ -1,0 +1,60 @@
+"""The board pages render every name a bot or owner supplied as text: a replay step and
+a human seat's table whose seats carry hostile names (script tags, quotes, bidi and
+control characters) contain them only escaped, through the game's own fragment."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from arena.games import get, seat_moment
+from arena.policies import RandomPolicy
+from arena.referee import LocalSeat, MatchSpec, run_match
+from arena.referee.replay_steps import replay_step
+from arena.text import shown
+from arena.web.render import board_template, render
+
+from .kit import HOSTILE
+
+GAME = get("abluxxen")
+
+
+def _record() -> list[dict[str, Any]]:
+    seats = [LocalSeat(name, RandomPolicy(i)) for i, name in enumerate(HOSTILE[:3])]
+    spec = MatchSpec("m/1", GAME.make_config(3), seed=2, game=GAME)
+    outcome = asyncio.run(run_match(spec, seats))
+    lines: list[dict[str, Any]] = json.loads(json.dumps(outcome.record))
+    return lines
+
+
+def _assert_text_only(html: str) -> None:
+    assert "<script>alert" not in html
+    assert "<img src=x" not in html
+    assert "\u202e" not in html
+    assert "\x1b" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert shown("\u202eevil\u202c-bidi") in html
+
+
+def test_a_replay_step_shows_hostile_names_as_text() -> None:
+    lines = _record()
+    for step in (0, 5, 10**6):
+        moment = replay_step(lines, step, None)
+        html = render(
+            "_step.html",
+            s=moment,
+            board=moment["board"],
+            board_template=board_template(GAME.name),
+            view="all",
+        )
+        _assert_text_only(html)
+
+
+def test_a_human_seats_board_shows_hostile_names_as_text() -> None:
+    lines = _record()
+    state = next(iter(GAME.replay_states(lines[-1]["game_record"])))[0]
+    obs = GAME.observe(state, GAME.deciding(state) or 0)
+    moment = seat_moment(GAME, obs, GAME.events(state), list(HOSTILE[:3]))
+    html = render(board_template(GAME.name), board=moment["board"])
+    _assert_text_only(html)
