@@ -43,6 +43,26 @@ PACKAGES: Final = {
         "state.py",
         "wire_bytes.py",
     ),
+    "arena.games.fluxx": (
+        "actions.py",
+        "cards.py",
+        "effects.py",
+        "engine.py",
+        "events.py",
+        "flow.py",
+        "goals.py",
+        "legal.py",
+        "moves.py",
+        "numbers.py",
+        "observation.py",
+        # Not options.py, for Abluxxen's reason above; not wire.py (protobuf messages,
+        # not hot), game.py, greedy.py, layout.py or replay_text.py (not hot).
+        "resample.py",
+        "serialize.py",
+        "settle.py",
+        "state.py",
+        "turn.py",
+    ),
     "arena.wire": ("encoding.py",),
 }
 """Compiled modules by package. Package ``__init__`` files stay Python: they choose."""

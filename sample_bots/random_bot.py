@@ -1,13 +1,14 @@
-"""A bot that plays a uniformly random legal action.
+"""A bot that plays a uniformly random legal action, in every game the arena knows.
 
 Run from the repository root: ``python sample_bots/random_bot.py --port 50061``.
 """
 
+from arena.games import names
 from arena.policies import RandomPolicy
 from arena.sdk import BotInfo, run_bot
 
-INFO = BotInfo(name="random", version="1.0", author="Abluxxen Arena samples")
-
+# A random policy needs nothing of a game but its legal actions: it plays them all.
+INFO = BotInfo(name="random", version="1.0", author="Abluxxen Arena samples", games=tuple(names()))
 
 if __name__ == "__main__":
     # A fresh RandomPolicy() per match; its match_start hook seeds it from the match id

@@ -352,8 +352,10 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
 
     # Ratings.
     @abstractmethod
-    def rating_defaults(self, preset: str) -> RatingDefaults:
-        """How this game's ladders of ``preset`` should be rated by default."""
+    def rating_defaults(self, preset: str, players: int) -> RatingDefaults:
+        """How this game's ladders of ``preset`` at tables of ``players`` should be rated
+        by default (a game whose ranks tie more often at bigger tables, as Fluxx's losers
+        do, needs the table size)."""
 
     # Learning environments (PettingZoo), in OpenSpiel's terms.
     @abstractmethod

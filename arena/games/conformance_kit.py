@@ -153,12 +153,13 @@ def check_facts(game: AnyGame) -> None:
     if "random" not in game.policies:
         raise AssertionError(f"{name}: no built-in 'random' policy")
     for preset in game.presets:
-        defaults = game.rating_defaults(preset)
-        if not (0.0 <= defaults.draw_probability < 1.0):
-            raise AssertionError(
-                f"{name}: rating_defaults({preset!r}).draw_probability "
-                f"{defaults.draw_probability} is not in [0, 1)"
-            )
+        for players in sizes:
+            defaults = game.rating_defaults(preset, players)
+            if not (0.0 <= defaults.draw_probability < 1.0):
+                raise AssertionError(
+                    f"{name}: rating_defaults({preset!r}, {players}).draw_probability "
+                    f"{defaults.draw_probability} is not in [0, 1)"
+                )
     for message, oneof in _ONEOFS:
         fields = {f.name for f in message.DESCRIPTOR.oneofs_by_name[oneof].fields}
         if game.wire.oneof not in fields:

@@ -18,6 +18,7 @@ DEFAULT_GAME: Final = "abluxxen"
 
 BUILTIN_GAMES: Final[dict[str, str]] = {
     "abluxxen": "arena.games.abluxxen.game",
+    "fluxx": "arena.games.fluxx.game",
 }
 """Built-in games by name: the module whose ``GAME`` is the game."""
 

@@ -76,7 +76,7 @@ def rating_model(config: LeagueConfig) -> RatingModel:
     """The league's TrueSkill environment."""
     draw = config.draw_probability
     if draw < 0:
-        draw = config.game_plugin.rating_defaults(config.preset).draw_probability
+        draw = config.game_plugin.rating_defaults(config.preset, config.table_size).draw_probability
     return RatingModel(tau=config.tau, draw_probability=draw)
 
 

@@ -163,7 +163,7 @@ class Ladder:
         self.pool = ChannelPool(root_certificates=root_certificates)
         self.allowlist = Allowlist(config.allow)
         self.game = config.game_plugin
-        draw = self.game.rating_defaults(config.preset).draw_probability
+        draw = self.game.rating_defaults(config.preset, config.table_size).draw_probability
         self.model = RatingModel(tau=config.tau, draw_probability=draw)
         self.standings = Standings(self.model, config.ladder)
         self.standings.apply(store.ratings(config.ladder))

@@ -6,6 +6,7 @@ arena is the client. See docs/bot-protocol.md for the full walk-through.
 """
 
 from arena.v1 import abluxxen_pb2 as _abluxxen_pb2
+from arena.v1 import fluxx_pb2 as _fluxx_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -63,7 +64,7 @@ class HelloReply(_message.Message):
     """Its author, free text."""
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Games the bot plays, e.g. ["abluxxen"]."""
+        """Games the bot plays, e.g. ["abluxxen", "fluxx"]."""
 
     @_builtins.property
     def presets(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -71,7 +72,7 @@ class HelloReply(_message.Message):
 
     @_builtins.property
     def players(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """Table sizes it supports; empty means all (2..5)."""
+        """Table sizes it supports; empty means all the game offers (Abluxxen 2..5, Fluxx 2..6)."""
 
     def __init__(
         self,
@@ -107,6 +108,7 @@ class MatchStart(_message.Message):
     TIME_BANK_MS_FIELD_NUMBER: _builtins.int
     MAX_STRIKES_FIELD_NUMBER: _builtins.int
     ABLUXXEN_FIELD_NUMBER: _builtins.int
+    FLUXX_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match's id (unique within the arena)."""
     seat: _builtins.int
@@ -114,7 +116,7 @@ class MatchStart(_message.Message):
     players: _builtins.int
     """Seats at the table."""
     game: _builtins.str
-    """The game, "abluxxen"."""
+    """The game, "abluxxen" or "fluxx"."""
     deals: _builtins.int
     """Deals in the match."""
     deadline_ms: _builtins.int
@@ -131,6 +133,8 @@ class MatchStart(_message.Message):
 
     @_builtins.property
     def abluxxen(self) -> _abluxxen_pb2.AbluxxenRules: ...
+    @_builtins.property
+    def fluxx(self) -> _fluxx_pb2.FluxxRules: ...
     def __init__(
         self,
         *,
@@ -144,12 +148,13 @@ class MatchStart(_message.Message):
         time_bank_ms: _builtins.int = ...,
         max_strikes: _builtins.int = ...,
         abluxxen: _abluxxen_pb2.AbluxxenRules | None = ...,
+        fluxx: _fluxx_pb2.FluxxRules | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "rules", b"rules"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "fluxx", b"fluxx", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "deadline_ms", b"deadline_ms", "deals", b"deals", "game", b"game", "match_id", b"match_id", "max_strikes", b"max_strikes", "names", b"names", "players", b"players", "rules", b"rules", "seat", b"seat", "time_bank_ms", b"time_bank_ms"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "deadline_ms", b"deadline_ms", "deals", b"deals", "fluxx", b"fluxx", "game", b"game", "match_id", b"match_id", "max_strikes", b"max_strikes", "names", b"names", "players", b"players", "rules", b"rules", "seat", b"seat", "time_bank_ms", b"time_bank_ms"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_rules: _TypeAlias = _typing.Literal["abluxxen"]  # noqa: Y015
+    _WhichOneofReturnType_rules: _TypeAlias = _typing.Literal["abluxxen", "fluxx"]  # noqa: Y015
     _WhichOneofArgType_rules: _TypeAlias = _typing.Literal["rules", b"rules"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_rules) -> _WhichOneofReturnType_rules | None: ...
 
@@ -165,6 +170,7 @@ class DecideRequest(_message.Message):
     DEADLINE_MS_FIELD_NUMBER: _builtins.int
     TIME_BANK_MS_FIELD_NUMBER: _builtins.int
     ABLUXXEN_FIELD_NUMBER: _builtins.int
+    FLUXX_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """Echo it in the reply. A late reply to an earlier request of this stream (one the
     arena settled when its deadline passed) is dropped; an id the arena never sent is a
@@ -176,6 +182,8 @@ class DecideRequest(_message.Message):
     """Time bank left, in milliseconds."""
     @_builtins.property
     def abluxxen(self) -> _abluxxen_pb2.AbluxxenDecision: ...
+    @_builtins.property
+    def fluxx(self) -> _fluxx_pb2.FluxxDecision: ...
     def __init__(
         self,
         *,
@@ -183,12 +191,13 @@ class DecideRequest(_message.Message):
         deadline_ms: _builtins.int = ...,
         time_bank_ms: _builtins.int = ...,
         abluxxen: _abluxxen_pb2.AbluxxenDecision | None = ...,
+        fluxx: _fluxx_pb2.FluxxDecision | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "game", b"game"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "fluxx", b"fluxx", "game", b"game"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "deadline_ms", b"deadline_ms", "game", b"game", "request_id", b"request_id", "time_bank_ms", b"time_bank_ms"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "deadline_ms", b"deadline_ms", "fluxx", b"fluxx", "game", b"game", "request_id", b"request_id", "time_bank_ms", b"time_bank_ms"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["abluxxen"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["abluxxen", "fluxx"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -235,6 +244,7 @@ class MatchOver(_message.Message):
     FORFEITED_FIELD_NUMBER: _builtins.int
     FAULTS_FIELD_NUMBER: _builtins.int
     ABLUXXEN_FIELD_NUMBER: _builtins.int
+    FLUXX_FIELD_NUMBER: _builtins.int
     RECORD_JSON_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match's id."""
@@ -256,6 +266,8 @@ class MatchOver(_message.Message):
 
     @_builtins.property
     def abluxxen(self) -> _abluxxen_pb2.AbluxxenResult: ...
+    @_builtins.property
+    def fluxx(self) -> _fluxx_pb2.FluxxResult: ...
     def __init__(
         self,
         *,
@@ -264,13 +276,14 @@ class MatchOver(_message.Message):
         forfeited: _abc.Iterable[_builtins.bool] | None = ...,
         faults: _abc.Iterable[Global___Fault] | None = ...,
         abluxxen: _abluxxen_pb2.AbluxxenResult | None = ...,
+        fluxx: _fluxx_pb2.FluxxResult | None = ...,
         record_json: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "result", b"result"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "fluxx", b"fluxx", "result", b"result"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "faults", b"faults", "forfeited", b"forfeited", "match_id", b"match_id", "ranks", b"ranks", "record_json", b"record_json", "result", b"result"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "faults", b"faults", "fluxx", b"fluxx", "forfeited", b"forfeited", "match_id", b"match_id", "ranks", b"ranks", "record_json", b"record_json", "result", b"result"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_result: _TypeAlias = _typing.Literal["abluxxen"]  # noqa: Y015
+    _WhichOneofReturnType_result: _TypeAlias = _typing.Literal["abluxxen", "fluxx"]  # noqa: Y015
     _WhichOneofArgType_result: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_result) -> _WhichOneofReturnType_result | None: ...
 
@@ -313,6 +326,7 @@ class BotMessage(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     LEGAL_INDEX_FIELD_NUMBER: _builtins.int
     ABLUXXEN_FIELD_NUMBER: _builtins.int
+    FLUXX_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """The request answered."""
     legal_index: _builtins.int
@@ -321,18 +335,23 @@ class BotMessage(_message.Message):
     def abluxxen(self) -> _abluxxen_pb2.AbluxxenAction:
         """The chosen action spelled out (or its `code` alone)."""
 
+    @_builtins.property
+    def fluxx(self) -> _fluxx_pb2.FluxxAction:
+        """The chosen Fluxx action spelled out (or its `code` alone)."""
+
     def __init__(
         self,
         *,
         request_id: _builtins.int = ...,
         legal_index: _builtins.int = ...,
         abluxxen: _abluxxen_pb2.AbluxxenAction | None = ...,
+        fluxx: _fluxx_pb2.FluxxAction | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "choice", b"choice", "legal_index", b"legal_index"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "choice", b"choice", "fluxx", b"fluxx", "legal_index", b"legal_index"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "choice", b"choice", "legal_index", b"legal_index", "request_id", b"request_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "choice", b"choice", "fluxx", b"fluxx", "legal_index", b"legal_index", "request_id", b"request_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_choice: _TypeAlias = _typing.Literal["legal_index", "abluxxen"]  # noqa: Y015
+    _WhichOneofReturnType_choice: _TypeAlias = _typing.Literal["legal_index", "abluxxen", "fluxx"]  # noqa: Y015
     _WhichOneofArgType_choice: _TypeAlias = _typing.Literal["choice", b"choice"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_choice) -> _WhichOneofReturnType_choice | None: ...
 

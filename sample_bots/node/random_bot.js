@@ -20,7 +20,7 @@ const BOT_PROTO = path.join("arena", "v1", "bot.proto");
 const BOT_SERVICE = "arena.v1.Bot";
 const USAGE = "usage: node random_bot.js [--host HOST] [--port PORT] [--proto DIR]";
 
-// The directory holding arena/v1/bot.proto (and abluxxen.proto), or exit with a message
+// The directory holding arena/v1/bot.proto (and the games' .proto files), or exit with a message
 // that names every path tried and the fix.
 function findProtoRoot(flag) {
   let candidates;
@@ -76,7 +76,7 @@ function loadContract(protoRoot) {
 const HELLO = {
   name: "node-random",
   version: "1.0.0",
-  games: ["abluxxen"],
+  games: ["abluxxen", "fluxx"], // any game: it answers by index into the legal list
   presets: [], // empty: every preset
   players: [], // empty: every table size
   author: "Abluxxen Arena samples",
@@ -93,7 +93,9 @@ function play(call) {
       return; // nothing to answer for MatchStart and MatchOver
     }
     const decide = msg.decide;
-    const legal = decide.abluxxen ? decide.abluxxen.legal : [];
+    // decide.game names the game's field of the oneof; every game's decision carries
+    // its legal actions in `legal`, which is all this bot needs.
+    const legal = decide.game && decide[decide.game] ? decide[decide.game].legal : [];
     if (legal.length === 0) {
       call.destroy(new Error(`request ${decide.request_id} has no legal actions`));
       return;

@@ -107,7 +107,7 @@ def assert_runnable(config: ServeConfig) -> None:
     assert 0 <= config.port <= 65535
     for name in _FLOAT_FIELDS:
         assert math.isfinite(getattr(config, name)), (name, config)
-    draw = game.rating_defaults(config.preset).draw_probability
+    draw = game.rating_defaults(config.preset, config.table_size).draw_probability
     model = RatingModel(tau=config.tau, draw_probability=draw)
     skills = [Skill(25.0, 25.0 / 3)] * config.table_size
     for skill in rate(model, skills, list(range(1, config.table_size + 1))):

@@ -70,9 +70,21 @@ def test_tau_zero_lets_sigma_settle() -> None:
 
 def test_draw_probability_follows_the_tiebreak() -> None:
     game = get_game("abluxxen")
-    assert game.rating_defaults("amigo").draw_probability == pytest.approx(0.01)
-    shared = game.rating_defaults("ravensburger-2014").draw_probability
-    assert shared > game.rating_defaults("amigo").draw_probability
+    for players in game.table_sizes:  # the values of every Abluxxen ladder so far
+        assert game.rating_defaults("amigo", players).draw_probability == pytest.approx(0.01)
+        shared = game.rating_defaults("ravensburger-2014", players).draw_probability
+        assert shared == pytest.approx(0.06)
+
+
+def test_fluxx_draw_probability_follows_the_table_size() -> None:
+    """Fluxx ranks the winner 1st and all others tied 2nd: n-2 of the n-1 adjacent pairs
+    tie, so the draw probability grows with the table (and stays usable at 2 seats)."""
+    game = get_game("fluxx")
+    draws = [game.rating_defaults("pegasus-2011", n).draw_probability for n in game.table_sizes]
+    assert draws == sorted(draws)
+    assert draws[0] == pytest.approx(0.01)
+    assert draws[2] == pytest.approx(2 / 3, abs=0.01)  # 4 seats
+    assert draws[-1] == pytest.approx(0.8, abs=0.01)  # 6 seats
 
 
 def test_quality_prefers_close_tables() -> None:

@@ -94,6 +94,20 @@ def test_sample_bot_passes_check_bot(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(sample_bot_commands()))
 @pytest.mark.slow
+def test_sample_bot_plays_fluxx(name: str) -> None:
+    """Every sample bot plays the second game too: the Node bot by answering
+    legal_index alone, the Python bots through the SDK (the greedy one by Fluxx's own
+    greedy policy)."""
+    with running(runnable_command(name)) as endpoint:
+        result = check_bot(endpoint, "--game", "fluxx", "--games", "5", "--seed", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().endswith("PASS")
+    for kind in ("PLAY", "DISCARD_HAND_LIMIT", "GOAL_DISCARD"):
+        assert kind in result.stdout
+
+
+@pytest.mark.parametrize("name", sorted(sample_bot_commands()))
+@pytest.mark.slow
 def test_sample_bot_serves_health_and_reflection(name: str) -> None:
     # Every sample, whatever its language, serves standard gRPC health checking and
     # reflection next to arena.v1.Bot, as the SDK does.

@@ -36,7 +36,7 @@ def test_python_sample_bot(script: str) -> None:
         assert bot.line == f"arena-bot listening on 127.0.0.1:{bot.port}"
         hello, decisions = asyncio.run(hello_and_game(bot.port))
         assert hello.name
-        assert list(hello.games) == ["abluxxen"]
+        assert list(hello.games) == ["abluxxen", "fluxx"]  # every game with its policy
         assert decisions > 0
         # Stopped by its pid: a graceful shutdown exits with status 0.
         os.kill(bot.proc.pid, signal.SIGTERM)
@@ -66,5 +66,5 @@ def test_node_random_bot() -> None:
     with bot_process(["node", "sample_bots/node/random_bot.js", "--port", "0"]) as bot:
         assert bot.line == f"arena-bot listening on 127.0.0.1:{bot.port}"
         hello, decisions = asyncio.run(hello_and_game(bot.port))
-        assert list(hello.games) == ["abluxxen"]
+        assert list(hello.games) == ["abluxxen", "fluxx"]  # it answers by index: any game
         assert decisions > 0

@@ -230,8 +230,9 @@ class Abluxxen(Game[GameConfig, State, Observation, Action]):
         """Events and decisions in words."""
         return replay_lines(record, decisions, names, seat)
 
-    def rating_defaults(self, preset: str) -> RatingDefaults:
-        """Ties depend on the tie-break of the preset."""
+    def rating_defaults(self, preset: str, players: int) -> RatingDefaults:
+        """Ties depend on the tie-break of the preset (not measurably on the table size:
+        the values are those of every Abluxxen ladder so far)."""
         options = PRESETS.get(preset)
         if options is not None and options.tiebreak == "shared":
             return RatingDefaults(

@@ -13,6 +13,14 @@ Typical use::
     print(state.result)
 """
 
+# ruff: noqa: E402
+from arena import native as _native
+
+# Before any module of this package is imported: a current compiled build goes first
+# (hence the imports below this call, and the file-wide noqa for E402).
+_native.use_compiled(__name__, __path__)
+
+
 from .actions import (
     ACTIONS,
     DISCARD_DEATH,

@@ -1,15 +1,12 @@
-"""Fluxx as a plug-in of the arena: the Game interface over this package's engine.
-
-Not registered yet (``arena/games/registry.py``): the bot contract
-(``proto/arena/v1/fluxx.proto``) comes first, so ``FluxxWire`` only says so. Everything
-else (configuration, playing, JSON, replays, ratings, tensors, hidden information) works.
-"""
+"""Fluxx as a plug-in of the arena: the Game interface over this package's engine, its
+wire encoding (``proto/arena/v1/fluxx.proto``) and its policies. The registry imports
+this module for ``fluxx``."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from arena.games.base import (
     Deal,
@@ -21,70 +18,82 @@ from arena.games.base import (
     RatingDefaults,
 )
 from arena.policies.random_policy import RandomPolicy
+from arena.v1 import bot_pb2
 
 from . import events as event_views
 from .actions import NUM_ACTION_CODES, Action, DecisionKind, fallback, from_code
 from .cards import DECK_CARDS, NUM_CARDS
 from .engine import apply, apply_unchecked, new_game, new_game_from_seed
+from .greedy import GreedyPolicy
 from .observation import Observation, observe
 from .options import DEFAULT_PRESET, PRESETS, GameConfig, make_config, preset_of
 from .replay_text import replay_lines
 from .resample import determinize, resample_hidden
 from .serialize import GameRecord, record_of, replay, state_from_json, state_to_json
 from .state import Result, State, check_invariants
-
-if TYPE_CHECKING:
-    from arena.v1 import bot_pb2
-
-_NO_WIRE: Final = (
-    "Fluxx has no bot wire yet: proto/arena/v1/fluxx.proto and its encoding come with the "
-    "game's registration"
+from .wire import (
+    action_from_proto,
+    action_to_proto,
+    decide_request_bytes,
+    decision_from_proto,
+    result_from_proto,
+    result_to_proto,
+    rules_from_proto,
+    rules_to_proto,
 )
+
+CAP_RATE: Final = {
+    "pegasus-2011": 0.0,
+    "pegasus-2011-no-creepers": 0.0,
+    "pegasus-2011-escalation": 0.0,
+}
+"""Per preset, the share of games that reach a cap under uniformly random play
+(docs/BENCHMARKS.md, scripts/stats_fluxx.py)."""
+MIN_DRAW_PROBABILITY: Final = 0.01
+"""TrueSkill's draw probability at two seats, where a won game has no tied pair: a
+draw probability of 0 would make a capped game (a draw) raise both sigmas."""
 
 
 class FluxxWire(GameWire[GameConfig, Observation, Action]):
-    """Placeholder for ``proto/arena/v1/fluxx.proto`` (every method raises)."""
+    """``proto/arena/v1/fluxx.proto``: the ``fluxx`` field of every oneof."""
 
     oneof = "fluxx"
 
     def fill_start(self, start: bot_pb2.MatchStart, config: GameConfig) -> None:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """The rule options (a Fluxx match is one game: one deal)."""
+        start.deals = 1
+        start.fluxx.CopyFrom(rules_to_proto(config.options))
 
-    def decide_request(
-        self,
-        request_id: int,
-        deadline_ms: int,
-        time_bank_ms: int,
-        obs: Observation,
-        events: Sequence[object],
-    ) -> bytes:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+    # The encoder itself: no wrapper frame on the referee's per-decision path.
+    decide_request = staticmethod(decide_request_bytes)  # type: ignore[assignment]
 
     def action_from_reply(self, reply: bot_pb2.BotMessage) -> Action:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """The spelled-out action (MalformedActionError, a ValueError)."""
+        return action_from_proto(reply.fluxx)
 
     def fill_over(self, over: bot_pb2.MatchOver, result: GameResult) -> None:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """The winner, end reason, ranks and counts."""
+        assert isinstance(result, Result)
+        over.fluxx.CopyFrom(result_to_proto(result))
 
     def config_from_start(self, start: bot_pb2.MatchStart) -> GameConfig:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """Players and rules of a MatchStart (InvalidOptionsError, a ValueError)."""
+        return GameConfig(players=start.players, options=rules_from_proto(start.fluxx))
 
     def observation_from_request(self, request: bot_pb2.DecideRequest) -> Observation:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """The engine Observation of a request, checked to be one a deciding seat can
+        have (a ValueError saying why if not)."""
+        return decision_from_proto(request.fluxx)
 
     def fill_reply(self, reply: bot_pb2.BotMessage, action: Action) -> None:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+        """The action spelled out."""
+        reply.fluxx.CopyFrom(action_to_proto(action))
 
-    def result_from_over(self, over: bot_pb2.MatchOver) -> GameResult:
-        """Not yet."""
-        raise NotImplementedError(_NO_WIRE)
+    def result_from_over(self, over: bot_pb2.MatchOver) -> Result:
+        """The result in a MatchOver."""
+        if over.WhichOneof("result") != self.oneof:
+            raise ValueError("the MatchOver carries no Fluxx result")
+        return result_from_proto(over.fluxx)
 
 
 _KINDS: Final = tuple(DecisionKind)
@@ -95,7 +104,7 @@ _SCALARS: Final = 19
 
 
 def _policies() -> dict[str, PolicyFactory]:
-    return {"random": RandomPolicy}
+    return {"random": RandomPolicy, "greedy": GreedyPolicy}
 
 
 class Fluxx(Game[GameConfig, State, Observation, Action]):
@@ -212,12 +221,19 @@ class Fluxx(Game[GameConfig, State, Observation, Action]):
         """Events and decisions in words."""
         return replay_lines(record, decisions, names, seat)
 
-    def rating_defaults(self, preset: str) -> RatingDefaults:
-        """Winner 1st, all others tied 2nd (§12): (n−2)/(n−1) of adjacent pairs tie."""
+    def rating_defaults(self, preset: str, players: int) -> RatingDefaults:
+        """§12 ranks the winner 1st and every other seat 2nd, tied; a capped game ties
+        every seat. So of the n−1 rank-adjacent pairs of a match, n−2 tie in a won game
+        and all in a capped one: the share of tied neighbours is
+        (n − 2 + cap rate) / (n − 1), with the cap rate measured (``CAP_RATE``), and at
+        least ``MIN_DRAW_PROBABILITY`` (a two-seat ladder still rates a capped game as
+        a draw)."""
+        cap = CAP_RATE.get(preset, 0.0)
+        draw = max(MIN_DRAW_PROBABILITY, (players - 2 + cap) / (players - 1))
         return RatingDefaults(
-            0.67,
-            "the losers all tie: 2/3 of adjacent pairs at 4 seats (0 at 2, 0.8 at 6); "
-            "no uniformly random game reached a cap in 2,250 measured",
+            draw,
+            f"the losers all tie: {players - 2} of {players - 1} adjacent pairs in a won "
+            f"game; capped games (measured rate {cap}) tie every seat",
         )
 
     def num_distinct_actions(self, config: GameConfig) -> int:
@@ -313,4 +329,4 @@ class Fluxx(Game[GameConfig, State, Observation, Action]):
 
 
 GAME: Final = Fluxx()
-"""The game (unregistered until the bot contract exists)."""
+"""The game the registry finds under ``fluxx``."""
