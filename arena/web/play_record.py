@@ -68,7 +68,8 @@ def record_played(
             game_json=game.config_to_json(config),
         )
         if rated:
-            draw = game.rating_defaults(game.preset_of(config)).draw_probability
+            defaults = game.rating_defaults(game.preset_of(config), game.players_of(config))
+            draw = defaults.draw_probability
             standings = Standings(RatingModel(draw_probability=draw), ladder)
             standings.apply(store.ratings(ladder))
             rate_and_record(store, standings, held)

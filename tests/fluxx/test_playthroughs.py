@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from engine.test_playthroughs import explain
 
 from arena.games import fluxx as fx
-from tests.engine.test_playthroughs import explain
 
 from .playthrough import PLAYTHROUGHS, Playthrough, render
 

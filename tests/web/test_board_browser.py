@@ -38,7 +38,7 @@ def _labels(values: Any) -> list[str]:
     return ["J" if v == 14 else str(v) for v in values]
 
 
-def _replay_states(lines: list[dict[str, Any]]) -> list[tuple[Any, int]]:
+def _replay_states(lines: list[dict[str, Any]]) -> list[tuple[Any, int | None]]:
     """(state as JSON, deciding seat) before each recorded decision, and at the end."""
     game = record_game(lines)
     out = []
@@ -98,6 +98,7 @@ def test_the_replay_steps_forward_and_back_and_shows_only_the_chosen_seat(
     page.goto(f"{base}/replay/{quote(match_id, safe='')}?seat=all&step=4")
     expect(step).to_have_text("4")
     state, decider = states[4]
+    assert decider is not None
     players = game.players_of(game.config_from_json(lines[0]["config"]))
     assert page.locator("[data-hand]").count() == players
     for s in range(players):
