@@ -10,19 +10,21 @@ from typing import Any
 
 import pytest
 
-from arena.games import get
+from arena.games import all_games, get
 from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchSpec, run_match
 from arena.referee.record import RecordError
 from arena.referee.replay_steps import replay_step
 
-GAME = get("abluxxen")
 
-
-@pytest.fixture(scope="module")
-def lines() -> list[dict[str, Any]]:
+@pytest.fixture(
+    scope="module",
+    params=[game.name for game in all_games() if game.board is not None],
+)
+def lines(request: pytest.FixtureRequest) -> list[dict[str, Any]]:
+    game = get(request.param)
     seats = [LocalSeat(name, RandomPolicy(i)) for i, name in enumerate(["a", "<b>", "c"])]
-    spec = MatchSpec("m/1", GAME.make_config(3), seed=5, game=GAME)
+    spec = MatchSpec("m/1", game.make_config(3), seed=5, game=game)
     outcome = asyncio.run(run_match(spec, seats))
     records: list[dict[str, Any]] = json.loads(json.dumps(outcome.record))
     return records

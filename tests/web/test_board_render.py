@@ -1,6 +1,6 @@
 """The board pages render every name a bot or owner supplied as text: a replay step and
 a human seat's table whose seats carry hostile names (script tags, quotes, bidi and
-control characters) contain them only escaped, through the game's own fragment."""
+control characters) contain them only escaped, through each game's own fragment."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import asyncio
 import json
 from typing import Any
 
-from arena.games import get, seat_moment
+import pytest
+
+from arena.games import AnyGame, all_games, seat_moment
 from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchSpec, run_match
 from arena.referee.replay_steps import replay_step
@@ -17,12 +19,12 @@ from arena.web.render import board_template, render
 
 from .kit import HOSTILE
 
-GAME = get("abluxxen")
+GAMES = [pytest.param(game, id=game.name) for game in all_games() if game.board is not None]
 
 
-def _record() -> list[dict[str, Any]]:
+def _record(game: AnyGame) -> list[dict[str, Any]]:
     seats = [LocalSeat(name, RandomPolicy(i)) for i, name in enumerate(HOSTILE[:3])]
-    spec = MatchSpec("m/1", GAME.make_config(3), seed=2, game=GAME)
+    spec = MatchSpec("m/1", game.make_config(3), seed=2, game=game)
     outcome = asyncio.run(run_match(spec, seats))
     lines: list[dict[str, Any]] = json.loads(json.dumps(outcome.record))
     return lines
@@ -37,24 +39,26 @@ def _assert_text_only(html: str) -> None:
     assert shown("\u202eevil\u202c-bidi") in html
 
 
-def test_a_replay_step_shows_hostile_names_as_text() -> None:
-    lines = _record()
+@pytest.mark.parametrize("game", GAMES)
+def test_a_replay_step_shows_hostile_names_as_text(game: AnyGame) -> None:
+    lines = _record(game)
     for step in (0, 5, 10**6):
         moment = replay_step(lines, step, None)
         html = render(
             "_step.html",
             s=moment,
             board=moment["board"],
-            board_template=board_template(GAME.name),
+            board_template=board_template(game.name),
             view="all",
         )
         _assert_text_only(html)
 
 
-def test_a_human_seats_board_shows_hostile_names_as_text() -> None:
-    lines = _record()
-    state = next(iter(GAME.replay_states(lines[-1]["game_record"])))[0]
-    obs = GAME.observe(state, GAME.deciding(state) or 0)
-    moment = seat_moment(GAME, obs, GAME.events(state), list(HOSTILE[:3]))
-    html = render(board_template(GAME.name), board=moment["board"])
+@pytest.mark.parametrize("game", GAMES)
+def test_a_human_seats_board_shows_hostile_names_as_text(game: AnyGame) -> None:
+    lines = _record(game)
+    state = next(iter(game.replay_states(lines[-1]["game_record"])))[0]
+    obs = game.observe(state, game.deciding(state) or 0)
+    moment = seat_moment(game, obs, game.events(state), list(HOSTILE[:3]))
+    html = render(board_template(game.name), board=moment["board"])
     _assert_text_only(html)
