@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from arena.games import get
+from arena.games import all_games, get
 from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchSpec, Seat, run_match
 from arena.referee.faults import FaultKind
@@ -40,7 +40,10 @@ async def _click_through(human: HumanSeat, pick: int = -1) -> list[Moment]:
             assert human.choose(moment.decision.request_id, pick % len(legal)) is None
 
 
-def test_a_person_plays_a_whole_match_from_observations_only() -> None:
+@pytest.mark.parametrize("name", [game.name for game in all_games()])
+def test_a_person_plays_a_whole_match_from_observations_only(name: str) -> None:
+    game = get(name)
+
     async def main() -> None:
         human = HumanSeat("me")
         seats: list[Seat] = [
@@ -49,7 +52,8 @@ def test_a_person_plays_a_whole_match_from_observations_only() -> None:
             LocalSeat("r2", RandomPolicy(2)),
         ]
         clicking = asyncio.create_task(_click_through(human))
-        outcome = await run_match(_spec(), seats)
+        spec = MatchSpec("play/1", game.make_config(3), seed=11, game=game)
+        outcome = await run_match(spec, seats)
         seen = await clicking
         assert outcome.seats[0].faults == []
         assert outcome.seats[0].decisions == len(seen) > 0
