@@ -6,12 +6,13 @@ import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from arena.games import DEFAULT_GAME
 from arena.league.rating import LADDER_TAU
 from arena.server.allowlist import DEFAULT_ALLOW
-from arena.server.app import RunningArena, serve
+from arena.server.app import Companion, RunningArena, serve
 from arena.server.config import (
     DEFAULT_PORT,
     DEFAULT_READ_BURST,
@@ -24,6 +25,8 @@ from arena.store import StoreError
 from arena.text import ShownLogFormatter
 
 from .game_option import add_game_option
+from .web_cmd import READY as WEB_READY
+from .web_cmd import missing_web_packages
 
 READY = "arena serving on {address}"
 """The first line on stdout once the arena serves (tests read the port from it)."""
@@ -148,6 +151,17 @@ def register(sub: Any) -> None:
         default=DEFAULT_READ_BURST,
         help=f"reads a client address may make at once (default {DEFAULT_READ_BURST})",
     )
+    parser.add_argument(
+        "--web-port",
+        type=int,
+        help="also serve the web app (live leaderboard, matches, replays) on this port "
+        "(0: any free one); it reads like the gRPC reads, off the referee's loop",
+    )
+    parser.add_argument(
+        "--web-host",
+        default="127.0.0.1",
+        help="the web app's listen address (default 127.0.0.1, this machine only)",
+    )
     parser.add_argument("--quiet", action="store_true", help="log warnings only")
     parser.set_defaults(run=run)
 
@@ -200,6 +214,23 @@ def run(args: argparse.Namespace) -> int:
     handler.setFormatter(ShownLogFormatter("%(asctime)s %(levelname)s %(message)s"))
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, handlers=[handler])
 
+    companions: list[Companion] = []
+    web_url: list[str] = []
+    if args.web_port is not None:
+        problem = missing_web_packages()
+        if problem is not None:
+            print(f"arena serve: --web-port: {problem}", file=sys.stderr)
+            return 2
+
+        async def web(arena: RunningArena) -> Callable[[], Awaitable[None]]:
+            from arena.web.embed import start_web
+
+            url, stop = await start_web(arena, args.web_host, args.web_port)
+            web_url.append(url)
+            return stop
+
+        companions.append(web)
+
     def ready(arena: RunningArena) -> None:
         print(READY.format(address=arena.address), flush=True)
         print(
@@ -207,9 +238,11 @@ def run(args: argparse.Namespace) -> int:
             f"{', '.join(config.allow)}{', TLS' if config.tls_cert else ''}",
             flush=True,
         )
+        for url in web_url:
+            print(WEB_READY.format(url=url), flush=True)
 
     try:
-        asyncio.run(serve(config, on_ready=ready))
+        asyncio.run(serve(config, on_ready=ready, companions=companions))
     except StoreError as error:
         print(f"arena serve: {error}", file=sys.stderr)
         return 2

@@ -9,7 +9,7 @@ import logging
 import signal
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -257,9 +257,28 @@ async def start_arena(
     return RunningArena(server, port, ladder, store, reads, health_servicer, ladder_task)
 
 
-async def serve(config: ServeConfig, *, on_ready: Callable[[RunningArena], None]) -> None:
+Companion = Callable[[RunningArena], Awaitable[Callable[[], Awaitable[None]]]]
+"""Something served beside the arena (the web app): started with the running arena, it
+returns how to stop it; stopped before the arena."""
+
+
+async def serve(
+    config: ServeConfig,
+    *,
+    on_ready: Callable[[RunningArena], None],
+    companions: Sequence[Companion] = (),
+) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully."""
     arena = await start_arena(config)
+    stops: list[Callable[[], Awaitable[None]]] = []
+    try:
+        for companion in companions:
+            stops.append(await companion(arena))
+    except BaseException:
+        for stop_companion in reversed(stops):
+            await stop_companion()
+        await arena.stop()
+        raise
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -272,5 +291,7 @@ async def serve(config: ServeConfig, *, on_ready: Callable[[RunningArena], None]
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(Exception):
                 loop.remove_signal_handler(sig)
+        for stop_companion in reversed(stops):
+            await stop_companion()
         await arena.stop()
     log.info("stopped; `arena serve` on the same --db continues where this left off")

@@ -80,6 +80,7 @@ def _positions(
 
 
 def _with_faults(store: Store, ids: Sequence[str]) -> set[str]:
+    """Those of ``ids`` where a seat had a fault (its counts, kept with its fault rows)."""
     found: set[str] = set()
     for start in range(0, len(ids), 500):
         batch = ids[start : start + 500]
@@ -87,7 +88,9 @@ def _with_faults(store: Store, ids: Sequence[str]) -> set[str]:
         found.update(
             r[0]
             for r in store.read(
-                f"SELECT DISTINCT match_id FROM faults WHERE match_id IN ({marks})", batch
+                f"SELECT DISTINCT match_id FROM seats WHERE match_id IN ({marks}) "
+                "AND timeouts + errors + invalid > 0",
+                batch,
             )
         )
     return found

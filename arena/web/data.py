@@ -4,23 +4,32 @@ amount (see ``arena/store/web_reads.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from arena.league.leaderboard import Row, standing_row
 from arena.store import Store
 from arena.store.sqlite import Standing, standing_key
-from arena.store.web_reads import RatingPoint, ladder_history, window_seats
+from arena.store.web_reads import RatingPoint, bot_history, window_seats
 from arena.text import shown
 
-CHART_WINDOW: Final = 500
-"""The rating chart shows the ladder's newest this many matches."""
-H2H_WINDOW: Final = 2000
+T = TypeVar("T")
+
+CHART_BOTS: Final = 10
+"""The ladder's rating chart shows the best ranked this many bots of the page..."""
+CHART_POINTS: Final = 200
+"""...each over its newest this many rated matches."""
+H2H_WINDOW: Final = 1000
 """The head-to-head matrix counts the ladder's newest this many matches."""
-H2H_BOTS: Final = 16
+H2H_BOTS: Final = 12
 """The matrix shows at most this many bots (the best ranked on the page)."""
+SHARED_S: Final = 1.0
+"""How long a ladder's chart and matrix, once read, serve every page that asks (so many
+readers of a busy ladder cost the database one read a second, not one each)."""
 LEADERBOARD_PAGE: Final = 100
 """Rows of a leaderboard page."""
 
@@ -104,9 +113,31 @@ def chart_series(points: Sequence[RatingPoint]) -> dict[str, dict[str, list[floa
     return dict(sorted(series.items()))
 
 
-def ladder_chart(store: Store, ladder: str, window: int = CHART_WINDOW) -> dict[str, Any]:
-    """The rating chart's data for the ladder's newest ``window`` matches."""
-    return {"series": chart_series(ladder_history(store, ladder, window)), "window": window}
+def ladder_chart(
+    store: Store, ladder: str, bots: Sequence[str], points: int = CHART_POINTS
+) -> dict[str, Any]:
+    """The rating chart's data: each of ``bots`` over its newest ``points`` rated
+    matches of the ladder (one index range each)."""
+    history = [p for bot in bots for p in bot_history(store, ladder, bot, points)]
+    return {"series": chart_series(history), "points": points}
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell of the matrix: the row's bot against the column's."""
+
+    ahead: int
+    met: int
+
+    @property
+    def percent(self) -> int | None:
+        """How often the row's bot finished ahead, in percent (None: they never met)."""
+        return round(100 * self.ahead / self.met) if self.met else None
+
+    @property
+    def hue(self) -> int:
+        """Red (0) for never ahead to green (120) for always."""
+        return round(1.2 * (self.percent or 0))
 
 
 @dataclass
@@ -121,10 +152,9 @@ class HeadToHead:
     matches: int = 0
     """Matches counted (at most ``window``)."""
 
-    def share(self, a: str, b: str) -> float | None:
-        """How often ``a`` finished ahead of ``b`` when both played (None: never met)."""
-        met = self.met[a][b]
-        return self.ahead[a][b] / met if met else None
+    def cell(self, a: str, b: str) -> Cell:
+        """``a`` against ``b``."""
+        return Cell(self.ahead[a][b], self.met[a][b])
 
 
 def head_to_head(
@@ -152,3 +182,29 @@ def head_to_head(
             elif rb < ra:
                 h2h.ahead[b][a] += 1
     return h2h
+
+
+class Shared:
+    """Values that every page may share for ``SHARED_S`` seconds (per key), computed by
+    whichever read thread asks first; the others wait for it rather than compute it
+    again."""
+
+    def __init__(self, seconds: float = SHARED_S, clock: Callable[[], float] = time.monotonic):
+        self.seconds = seconds
+        self._clock = clock
+        self._values: dict[tuple[str, ...], tuple[float, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...], make: Callable[[], T]) -> T:
+        """The value under ``key``, made again once it is older than ``seconds``."""
+        with self._lock:  # reads are few threads; one computes while the others wait
+            now = self._clock()
+            found = self._values.get(key)
+            if found is not None and now - found[0] < self.seconds:
+                value: T = found[1]
+                return value
+            made = make()
+            if len(self._values) > 256:
+                self._values.clear()
+            self._values[key] = (now, made)
+            return made

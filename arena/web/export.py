@@ -27,13 +27,13 @@ def static_html(store: Store, ladders: Sequence[str], title: str = "Arena rating
     sections = []
     for ladder in ladders:
         board = data.leader_page(store, ladder, limit=EXPORT_ROWS)
-        bots = [r.row.name for r in board.rows[: data.H2H_BOTS]]
+        top = [r.row.name for r in board.rows]
         sections.append(
             {
                 "ladder": ladder,
                 "board": board,
-                "chart": data.ladder_chart(store, ladder),
-                "h2h": data.head_to_head(store, ladder, bots),
+                "chart": data.ladder_chart(store, ladder, top[: data.CHART_BOTS]),
+                "h2h": data.head_to_head(store, ladder, top[: data.H2H_BOTS]),
             }
         )
     inline = {

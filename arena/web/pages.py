@@ -12,17 +12,20 @@ from starlette.routing import Route
 
 from arena.server.pages import PageTokenError, PageTokens, Scalar, position_of
 from arena.store import Store
+from arena.store.registry import get_bot
 from arena.store.web_reads import (
     bot_faults,
     bot_history,
     bot_ladders,
     bot_rating,
+    ladder_league,
     ladder_matches,
 )
 
 from . import data, replays
 from .app import Refused, read, source_of
 from .live import event
+from .owners import bot_json, public_bot
 from .render import render
 
 MATCH_PAGE: Final = 50
@@ -91,11 +94,15 @@ async def ladder_page(request: Request) -> Response:
     source = source_of(request)
     after = _position(request, "leaderboard", [ladder], float, str, int)
     tokens = _tokens(request)
+    shared: data.Shared = request.app.state.shared
 
     def job(store: Store) -> str:
         board = data.leader_page(store, ladder, after=after)
+        if not board.rows and source.ladders is None and ladder_league(store, ladder) is None:
+            raise Refused(404, f"no ladder {ladder!r} here (the first page lists them)")
         nxt = tokens.make("leaderboard", [ladder], list(board.next)) if board.next else None
-        bots = [r.row.name for r in board.rows[: data.H2H_BOTS]]
+        top = [r.row.name for r in board.rows]
+        chart_bots, h2h_bots = top[: data.CHART_BOTS], top[: data.H2H_BOTS]
         return render(
             "ladder.html",
             title=source.title,
@@ -103,8 +110,13 @@ async def ladder_page(request: Request) -> Response:
             board=board,
             next_page=nxt,
             first_page=after is None,
-            chart=data.ladder_chart(store, ladder),
-            h2h=data.head_to_head(store, ladder, bots),
+            chart=shared.get(
+                ("chart", ladder, *chart_bots),
+                lambda: data.ladder_chart(store, ladder, chart_bots),
+            ),
+            h2h=shared.get(
+                ("h2h", ladder, *h2h_bots), lambda: data.head_to_head(store, ladder, h2h_bots)
+            ),
         )
 
     return HTMLResponse(await read(request, job))
@@ -212,8 +224,6 @@ async def bot_page(request: Request) -> Response:
     tokens = _tokens(request)
 
     def job(store: Store) -> str | None:
-        from arena.store.registry import get_bot
-
         ladders = [lad for lad in bot_ladders(store, name) if source.shows(lad)]
         entry = get_bot(store, name)
         if not ladders and entry is None:
@@ -222,7 +232,7 @@ async def bot_page(request: Request) -> Response:
         context: dict[str, Any] = {
             "title": source.title,
             "name": name,
-            "entry": entry,
+            "entry": public_bot(entry) if entry is not None else None,
             "ladders": ladders,
             "ladder": ladder,
         }
@@ -285,5 +295,6 @@ ROUTES: Final = [
     Route("/bot/{name:path}", bot_page),
     Route("/match/{match_id:path}", match_page),
     Route("/api/replay/{match_id:path}", replay_json),
+    Route("/api/bot/{name:path}", bot_json),
 ]
 """Every page; GET (and HEAD) only."""

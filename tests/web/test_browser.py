@@ -143,3 +143,25 @@ def test_the_live_leaderboard_follows_a_finished_match(
     expect(row).to_have_text(str(before + 1), timeout=15_000)
     expect(page.locator("[data-live]")).to_have_attribute("data-updates", "1")
     shot(page, tmp_path, "live")
+
+
+def test_the_static_export_draws_from_a_file_offline(tmp_path: Path, page: Any) -> None:
+    db = tmp_path / "arena.db"
+    history(db)
+    report = tmp_path / "ratings.html"
+    from arena.web.export import static_html
+
+    store = Store(db, read_only=True)
+    try:
+        report.write_text(static_html(store, [LADDER]), encoding="utf-8")
+    finally:
+        store.close()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(report.as_uri())
+    expect(page.locator("table.leaderboard tbody tr")).to_have_count(len(BOTS))
+    page.wait_for_function("document.querySelector('.chart').data !== undefined")
+    metas = page.evaluate("Array.from(document.querySelector('.chart').data, t => t.meta)")
+    assert metas.count("bot") == len(BOTS)
+    assert requests == [report.as_uri()]  # nothing fetched: every script and style inline
+    shot(page, tmp_path, "export")
