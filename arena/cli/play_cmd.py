@@ -10,7 +10,6 @@ is made and printed in the address.
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import random
 import secrets
 import sys
@@ -81,16 +80,6 @@ def _fail(message: str) -> int:
     return 2
 
 
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is this machine only."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def run(args: argparse.Namespace) -> int:
     """Check the options, start the app and the table, serve until Ctrl-C."""
     problem = missing_web_packages()
@@ -116,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--name: {error}")
     if any(e.name == args.name for e in entrants):
         return _fail(f"a bot is already named {args.name!r}; choose another --name")
+    from arena.web.server import is_loopback
+
     loopback = is_loopback(args.host)
     token = args.play_token or (None if loopback else secrets.token_urlsafe(18))
 

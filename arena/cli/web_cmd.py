@@ -77,8 +77,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"arena web: {error}", file=sys.stderr)
         return 2
     from arena.web.play_room import PlayRoom, PlaySettings
-
-    from .play_cmd import is_loopback
+    from arena.web.server import is_loopback
 
     room = PlayRoom(
         PlaySettings(

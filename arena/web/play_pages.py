@@ -171,8 +171,13 @@ async def play_choose(request: Request) -> Response:
     return HTMLResponse(text, status_code=409)
 
 
-def _games() -> list[AnyGame]:
-    return [game for game in all_games() if game.board is not None]
+def _games(room: PlayRoom) -> list[AnyGame]:
+    offered = room.settings.games
+    return [
+        game
+        for game in all_games()
+        if game.board is not None and (offered is None or game.name in offered)
+    ]
 
 
 async def start_page(request: Request) -> Response:
@@ -182,7 +187,7 @@ async def start_page(request: Request) -> Response:
     if not room.settings.offer_builtin:
         raise Refused(404, "this arena starts no tables from the page; see arena play")
     text = await asyncio.to_thread(
-        render, "play_start.html", title="Play", games=_games(), settings=room.settings
+        render, "play_start.html", title="Play", games=_games(room), settings=room.settings
     )
     return _keep_token(HTMLResponse(text), room, by_query)
 
@@ -196,8 +201,8 @@ async def start_table(request: Request) -> Response:
     form = await _form(request)
     try:
         game = get(form.get("game", ""))
-        if game.board is None:
-            raise InvalidOptionsError(f"{game.title} has no board to play on")
+        if game not in _games(room):
+            raise InvalidOptionsError(f"{game.title} is not played here")
         # Each game's fields are its own (the form offers every game at once).
         config = game.make_config(
             _int(form, f"players-{game.name}"), form.get(f"preset-{game.name}") or None

@@ -60,6 +60,8 @@ class PlaySettings:
     """Whether recorded matches are rated (the opt-in ladder ``play/...``)."""
     offer_builtin: bool = True
     """Whether ``/play`` offers a page that starts a table against built-in bots."""
+    games: tuple[str, ...] | None = None
+    """The games that page offers (None: every game with a board)."""
 
 
 @dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import socket
 from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
@@ -16,6 +17,18 @@ from arena.server.app import host_port
 
 LOOPBACK = "127.0.0.1"
 """Where the app listens unless told otherwise."""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 GRACE_S = 2.0
 """How long a stop waits for requests under way."""
 
