@@ -137,3 +137,49 @@ def test_a_person_plays_a_whole_match_and_it_is_recorded(tmp_path: Path, web: Te
     replay = web.get(f"/replay/{match_id[1]}?seat={seat}")
     assert replay.status_code == 200
     assert replay.text.count("data-hand=") == 1
+
+
+@pytest.mark.slow
+def test_arena_serve_offers_its_game_at_play_and_shows_what_was_played(tmp_path: Path) -> None:
+    """``arena serve --web-port 0 --web-play``: the start page offers the arena's game
+    only; a table started there is played on the arena's loop and recorded (unrated), and
+    its match is shown beside the arena's ladder."""
+    import urllib.parse
+    import urllib.request
+
+    from server.support import Processes
+
+    db = tmp_path / "serve.db"
+    processes = Processes()
+    try:
+        server = processes.serve(db, "--table-size", "3", "--web-port", "0", "--web-play")
+        assert server.popen.stdout is not None
+        base = next(
+            line.removeprefix("arena web serving on ").strip()
+            for line in server.popen.stdout
+            if line.startswith("arena web serving on ")
+        )
+        with urllib.request.urlopen(base + "/play", timeout=30) as answer:
+            start = answer.read().decode()
+        assert re.findall(r'<option value="([^"]+)">', start) == ["abluxxen"]
+        form = {**FORM, "players-abluxxen": "2", "bots-abluxxen": "greedy"}
+        with urllib.request.urlopen(
+            base + "/play", data=urllib.parse.urlencode(form).encode(), timeout=30
+        ) as answer:  # followed to the table
+            page = answer.read().decode()
+            table = answer.url
+        for _ in range(1000):
+            offered = _choices(page)
+            if offered is None:
+                break
+            request, version, _buttons = offered
+            body = urllib.parse.urlencode({"request": request, "choice": "0", "version": version})
+            with urllib.request.urlopen(table, data=body.encode(), timeout=60) as answer:
+                page = answer.read().decode()
+        assert "The match is over" in page
+        match_id = re.search(r'class="match-id">([^<]+)<', page)
+        assert match_id is not None
+        with urllib.request.urlopen(f"{base}/match/{match_id[1]}", timeout=30) as answer:
+            assert answer.status == 200
+    finally:
+        processes.kill_all()
