@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -25,7 +26,10 @@ GAMES = [pytest.param(game, id=game.name) for game in all_games() if game.board 
 def _record(game: AnyGame) -> list[dict[str, Any]]:
     seats = [LocalSeat(name, RandomPolicy(i)) for i, name in enumerate(HOSTILE[:3])]
     spec = MatchSpec("m/1", game.make_config(3), seed=2, game=game)
-    outcome = asyncio.run(run_match(spec, seats))
+    # On a thread of its own: a worker that ran a browser test has Playwright's loop
+    # running on this one, where asyncio.run refuses to start.
+    with ThreadPoolExecutor(1) as pool:
+        outcome = pool.submit(asyncio.run, run_match(spec, seats)).result()
     lines: list[dict[str, Any]] = json.loads(json.dumps(outcome.record))
     return lines
 
