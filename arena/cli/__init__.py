@@ -25,6 +25,7 @@ from . import (
     checkbot,
     league_cmd,
     match_cmd,
+    play_cmd,
     ratings_cmd,
     replay_cmd,
     selfplay,
@@ -44,6 +45,7 @@ COMMANDS = (
     token_cmd,
     author_cmd,
     web_cmd,
+    play_cmd,
 )
 
 

@@ -122,28 +122,44 @@ def match_spec(game: AnyGame, config: object, args: argparse.Namespace) -> Match
     )
 
 
+async def entrant_seats(
+    game: AnyGame,
+    entrants: list[EntrantSpec],
+    pool: ChannelPool,
+    rng: random.Random,
+    *,
+    players: int,
+    preset: str,
+) -> list[Seat]:
+    """A seat for each entrant: a remote bot said Hello and takes this table (else
+    EntrantError, in words), a built-in policy seeded from ``rng``."""
+    seats: list[Seat] = []
+    for entrant in entrants:
+        if entrant.endpoint is not None:
+            channel = pool.get(entrant.endpoint)
+            answer = await hello(channel, entrant.endpoint, game=game.name)
+            if answer.error:
+                raise EntrantError(f"bot {entrant.name!r}: {answer.error}")
+            assert answer.reply is not None
+            why = unsupported(answer.reply, players, preset)
+            if why:
+                raise EntrantError(f"bot {entrant.name!r} cannot take a seat here: {why}")
+            seats.append(RemoteSeat(entrant.name, channel, max_reply_bytes=4096))
+        else:
+            assert entrant.builtin is not None
+            policy = builtin_factory(game, entrant.builtin)(rng.getrandbits(32))
+            seats.append(LocalSeat(entrant.name, policy))
+    return seats
+
+
 async def _play(
     spec: MatchSpec, entrants: list[EntrantSpec], seed: int, preset: str
 ) -> MatchOutcome:
     pool = ChannelPool()
     try:
-        seats: list[Seat] = []
-        rng = random.Random(seed)
-        for entrant in entrants:
-            if entrant.endpoint is not None:
-                channel = pool.get(entrant.endpoint)
-                answer = await hello(channel, entrant.endpoint, game=spec.game.name)
-                if answer.error:
-                    raise EntrantError(f"bot {entrant.name!r}: {answer.error}")
-                assert answer.reply is not None
-                why = unsupported(answer.reply, len(entrants), preset)
-                if why:
-                    raise EntrantError(f"bot {entrant.name!r} cannot take a seat here: {why}")
-                seats.append(RemoteSeat(entrant.name, channel, max_reply_bytes=4096))
-            else:
-                assert entrant.builtin is not None
-                policy = builtin_factory(spec.game, entrant.builtin)(rng.getrandbits(32))
-                seats.append(LocalSeat(entrant.name, policy))
+        seats = await entrant_seats(
+            spec.game, entrants, pool, random.Random(seed), players=len(entrants), preset=preset
+        )
         return await run_match(spec, seats)
     finally:
         await pool.close()

@@ -162,6 +162,13 @@ def register(sub: Any) -> None:
         default="127.0.0.1",
         help="the web app's listen address (default 127.0.0.1, this machine only)",
     )
+    parser.add_argument(
+        "--web-play",
+        action="store_true",
+        help="the web app also offers /play: a person plays the game's built-in bots "
+        "(recorded unrated; beyond loopback only with --play-token)",
+    )
+    parser.add_argument("--play-token", help="the token /play needs beyond loopback")
     parser.add_argument("--quiet", action="store_true", help="log warnings only")
     parser.set_defaults(run=run)
 
@@ -225,7 +232,13 @@ def run(args: argparse.Namespace) -> int:
         async def web(arena: RunningArena) -> Callable[[], Awaitable[None]]:
             from arena.web.embed import start_web
 
-            url, stop = await start_web(arena, args.web_host, args.web_port)
+            url, stop = await start_web(
+                arena,
+                args.web_host,
+                args.web_port,
+                play=args.web_play,
+                play_token=args.play_token,
+            )
             web_url.append(url)
             return stop
 

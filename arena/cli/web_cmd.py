@@ -45,6 +45,16 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any)"
     )
+    parser.add_argument(
+        "--play-token",
+        help="the token a browser must bring to play at /play when --host is not a loopback "
+        "address (without one, /play is served on loopback only)",
+    )
+    parser.add_argument(
+        "--rated-play",
+        action="store_true",
+        help="rate the matches people play at /play (ladder play/GAME/PRESET/Np)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -66,7 +76,18 @@ def run(args: argparse.Namespace) -> int:
     except (StoreError, OSError) as error:
         print(f"arena web: {error}", file=sys.stderr)
         return 2
-    app = create_app(database_source(args.db))
+    from arena.web.play_room import PlayRoom, PlaySettings
+    from arena.web.server import is_loopback
+
+    room = PlayRoom(
+        PlaySettings(
+            token=args.play_token,
+            loopback=is_loopback(args.host),
+            db=args.db,
+            rated=args.rated_play,
+        )
+    )
+    app = create_app(database_source(args.db), play=room)
 
     def ready(url: str) -> None:
         print(READY.format(url=url), flush=True)

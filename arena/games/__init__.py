@@ -7,6 +7,7 @@ encoding, its policies. The layers above reach a game only through ``get(name)``
 from typing import Any
 
 from .base import (
+    Board,
     CapabilityMissingError,
     Deal,
     Game,
@@ -18,6 +19,7 @@ from .base import (
     PolicyFactory,
     RatingDefaults,
 )
+from .boards import board_of, revealed_moment, seat_moment
 from .registry import (
     DEFAULT_GAME,
     AnyGame,
@@ -42,6 +44,7 @@ def pettingzoo_env(name: str, **kwargs: Any) -> Any:
 __all__ = [
     "DEFAULT_GAME",
     "AnyGame",
+    "Board",
     "CapabilityMissingError",
     "Deal",
     "Game",
@@ -54,10 +57,13 @@ __all__ = [
     "RatingDefaults",
     "UnknownGameError",
     "all_games",
+    "board_of",
     "by_oneof",
     "get",
     "names",
     "pettingzoo_env",
     "preset_or_default",
     "register",
+    "revealed_moment",
+    "seat_moment",
 ]

@@ -164,6 +164,51 @@ class GameWire(ABC, Generic[ConfigT, ObsT, ActionT]):
         """The game's result in a MatchOver (raise ValueError if it has none)."""
 
 
+class Board(ABC, Generic[StateT, ObsT, ActionT]):
+    """A game's board for the web (``arena/web``): plain JSON view models of one moment
+    of a match, and the Jinja template fragment and stylesheet that draw them, shipped
+    with the game's package. The web app renders the fragment with autoescaping and the
+    view model as ``board``; it knows no key of it.
+
+    Secrecy lives in the signatures: ``seat_view`` gets only the seat's observation and
+    the events since the previous step (shown as that seat may see them), so a seat's
+    board can hold nothing ``observe`` does not give it; only ``full_view`` (finished
+    matches, everything revealed) sees a state. The conformance kit's differential test
+    checks ``seat_view`` like the wire's requests."""
+
+    @abstractmethod
+    def seat_view(
+        self, obs: ObsT, events: Sequence[object], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """The board as ``obs.seat`` sees it; ``events`` are raw events since the
+        previous step, ``names`` the seats' names (shown as text by the template)."""
+
+    @abstractmethod
+    def full_view(
+        self, state: StateT, events: Sequence[object], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """The board with everything revealed (every hand): finished matches only."""
+
+    def action_seen(self, action: ActionT, actor: int, seat: int | None) -> bool:
+        """Whether ``seat`` (None: everything revealed) may see which action ``actor``
+        took. By default only the actor and the revealed view: a game whose actions are
+        all public says so."""
+        return seat is None or seat == actor
+
+    def choice_label(self, action: ActionT, obs: ObsT) -> str:
+        """A legal action of ``obs`` in words, for a person choosing it (the human
+        seat's buttons)."""
+        return str(action)
+
+    @abstractmethod
+    def template(self) -> str:
+        """The Jinja source of the board fragment (package data)."""
+
+    @abstractmethod
+    def stylesheet(self) -> str:
+        """The fragment's CSS (package data)."""
+
+
 class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
     """One game, as every layer above the engines sees it."""
 
@@ -190,6 +235,9 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
     vocabulary: tuple[str, ...] = ()
     """Words that name this game's cards and rules (beyond its name, presets and
     messages): the layers above the games never use them (tests/test_game_boundary.py)."""
+    board: Board[StateT, ObsT, ActionT] | None = None
+    """The game's board for the web (replays and the human seat); None: the web app
+    shows its matches as text only."""
 
     # Configuration.
     @abstractmethod
@@ -284,6 +332,12 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
     @abstractmethod
     def replay_record(self, record: dict[str, Any]) -> StateT:
         """The final state of a recorded match, replayed from ``record_json`` output."""
+
+    def replay_states(self, record: dict[str, Any]) -> Iterator[tuple[StateT, ActionT | None]]:
+        """A recorded match step by step: before each recorded action, the state (one
+        object, advanced in place: use it before taking the next step) and that action;
+        last the final state and None."""
+        raise CapabilityMissingError(f"{self.title} offers no step-by-step replay")
 
     @abstractmethod
     def replay_text(

@@ -36,6 +36,7 @@ from typing import Any, Final
 from arena.v1 import bot_pb2
 
 from .base import CapabilityMissingError, InvalidOptionsError
+from .boards import seat_moment
 from .registry import AnyGame
 
 MAX_STEPS: Final = 100_000
@@ -575,7 +576,12 @@ def check_hidden_information(
     ``resample_hidden`` must not change the original, and some twins must really differ
     from it (their whole states are compared every ``compare_state_every`` decisions; at
     least one must differ). Use configurations of several deals where the game has them.
-    Returns (and adds to ``report``) the decisions and decision kinds covered."""
+    Where the game has a board for the web, what its pages show a seat is held to the
+    same test, at every ``compare_state_every``-th decision (a board costs far more than
+    a request): the human seat's page (``boards.seat_moment`` of the decision's
+    observation and events) and a replay of another seat (its moment from ``observe``
+    and the events since the previous decision). Returns (and adds to ``report``) the decisions and
+    decision kinds covered."""
     report = report if report is not None else HiddenReport()
     differing_before = report.differing
     compared_before = report.compared_states
@@ -596,12 +602,15 @@ def _hidden_match(
 ) -> None:
     """``check_hidden_information`` on one match."""
     where = describe(game, config, seed)
-    cursors = [0] * game.players_of(config)
+    players = game.players_of(config)
+    cursors = [0] * players
+    names = [f"seat {n}" for n in range(players)]
     rng = random.Random(f"resample/{seed}")
     step = 0
+    step_cursor = 0
 
     def visit(state: Any, seat: int, obs: Any) -> None:
-        nonlocal step
+        nonlocal step, step_cursor
         at = _at(where, step, seat, obs)
         compare = step % compare_state_every == 0
         step += 1
@@ -630,6 +639,27 @@ def _hidden_match(
             )
         if game.deciding(twin) != seat:
             raise AssertionError(f"{at}: the twin has another decider")
+        if game.board is not None and compare:
+            _same_moment(
+                at + ": the human seat's page",
+                seat_moment(game, obs, events[cursor:], names),
+                seat_moment(game, game.observe(twin, seat), game.events(twin)[cursor:], names),
+            )
+            if players > 1:
+                other = (seat + 1 + step // compare_state_every) % players
+                other = other if other != seat else (seat + 1) % players
+                replayed = game.resample_hidden(state, other, rng)
+                _same_moment(
+                    f"{at}: the replay as seat {other} saw it",
+                    seat_moment(game, game.observe(state, other), events[step_cursor:], names),
+                    seat_moment(
+                        game,
+                        game.observe(replayed, other),
+                        game.events(replayed)[step_cursor:],
+                        names,
+                    ),
+                )
+        step_cursor = len(events)
         if compare:
             if game.state_to_json(state) != before:
                 raise AssertionError(f"{at}: resample_hidden changed the original state")
@@ -639,6 +669,21 @@ def _hidden_match(
         report.kinds.add(obs.decision)
 
     random_match(game, config, seed, visit)
+
+
+def _same_moment(where: str, expected: dict[str, Any], got: dict[str, Any]) -> None:
+    """A page's moment must not change when what its seat may not know is redrawn."""
+    if expected != got:
+        keys = sorted(
+            k
+            for k in {*expected["board"], *got["board"]}
+            if expected["board"].get(k) != got["board"].get(k)
+        )
+        what = f"board keys {keys}" if keys else "its choices"
+        raise AssertionError(
+            f"{where} changes when what the seat may not know is redrawn (resample_hidden): "
+            f"a leak of hidden information through the board; {what} differ"
+        )
 
 
 def check_decision_kinds(game: AnyGame, kinds: set[Enum], what: str = "the run") -> None:

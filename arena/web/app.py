@@ -1,8 +1,9 @@
 """The app factory: routes, static files, the read limit and plain-word errors.
 
 Every handler hands its read (and its rendering) to the source's read pool with
-``read(request, job)``; the event loop only routes and sends. Only GET (and HEAD) exist:
-nothing a visitor sends changes the database.
+``read(request, job)``; the event loop only routes and sends. Only GET (and HEAD) exist,
+but for the human seat's tables (``play.py``: a person's own match, on loopback or with
+the play token): nothing a visitor sends changes the database.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from arena.store import Store
 
 from . import assets
 from .data import Shared
+from .play_room import PlayRoom
 from .render import render
 from .source import WebSource
 
@@ -70,7 +72,9 @@ class ReadLimit:
         self.buckets = TokenBuckets(rate, burst) if rate > 0 else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.buckets is None or scope["type"] != "http":
+        # The human seat's pages are a person's own table (loopback or its token), not
+        # public reads: a quick player must not be slowed down by the read limit.
+        if self.buckets is None or scope["type"] != "http" or _is_play(scope["path"]):
             await self.app(scope, receive, send)
             return
         host = scope["client"][0] if scope.get("client") else ""
@@ -89,6 +93,10 @@ class ReadLimit:
         await self.app(scope, receive, send)
 
 
+def _is_play(path: str) -> bool:
+    return path == "/play" or path.startswith("/play/")
+
+
 async def _error(request: Request, error: Exception) -> Response:
     status = error.status_code if isinstance(error, HTTPException) else 500
     detail = error.detail if isinstance(error, HTTPException) else "the arena failed to answer"
@@ -102,15 +110,23 @@ async def _chart_library(request: Request) -> Response:
     return FileResponse(assets.chart_library(), media_type="text/javascript")
 
 
-def create_app(source: WebSource, *, routes: list[Route | Mount] | None = None) -> Starlette:
-    """The web app over ``source``; ``routes`` adds routes (before the built-in ones)."""
-    from . import pages  # the route handlers import this module's helpers
+def create_app(
+    source: WebSource,
+    *,
+    routes: list[Route | Mount] | None = None,
+    play: PlayRoom | None = None,
+) -> Starlette:
+    """The web app over ``source``; ``routes`` adds routes (before the built-in ones);
+    ``play`` serves the human seat's tables (none without it)."""
+    from . import boards, pages, play_pages  # the route handlers import this module's helpers
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
             yield
         finally:
+            if play is not None:
+                await play.stop()
             await app.state.live.close()
             source.close()
 
@@ -120,6 +136,8 @@ def create_app(source: WebSource, *, routes: list[Route | Mount] | None = None) 
         routes=[
             *(routes or []),
             *pages.ROUTES,
+            *boards.ROUTES,
+            *play_pages.ROUTES,
             Route("/static/plotly.min.js", _chart_library),
             Mount("/static", StaticFiles(directory=assets.STATIC), name="static"),
         ],
@@ -131,6 +149,7 @@ def create_app(source: WebSource, *, routes: list[Route | Mount] | None = None) 
     app.state.live = Live(source)
     app.state.tokens = PageTokens()
     app.state.shared = Shared()
+    app.state.play = play
     return app
 
 

@@ -5,30 +5,53 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from arena.games import get
 from arena.server.app import RunningArena
 
 from .app import create_app
-from .server import bind, start, url_of
+from .play_record import ladder_of
+from .play_room import PlayRoom, PlaySettings
+from .server import bind, is_loopback, start, url_of
 from .source import WebSource
 
 
 async def start_web(
-    arena: RunningArena, host: str, port: int
+    arena: RunningArena, host: str, port: int, *, play: bool = False, play_token: str | None = None
 ) -> tuple[str, Callable[[], Awaitable[None]]]:
     """Serve the web app for ``arena`` on ``host:port``; its address, and how to stop it.
-    OSError in words if it cannot listen."""
+    OSError in words if it cannot listen. ``play``: also offer tables where a person plays
+    the game's built-in bots (``/play``; beyond loopback only with ``play_token``),
+    recorded in the arena's database, unrated, and shown beside its ladder."""
     config = arena.ladder.config
     ladder = arena.ladder
+    room = None
+    shown = {config.ladder}
+    if play:
+        room = PlayRoom(
+            PlaySettings(
+                token=play_token,
+                loopback=is_loopback(host),
+                db=config.db,
+                rated=False,
+                games=(config.game,),
+            )
+        )
+        game = get(config.game)
+        shown |= {
+            ladder_of(game, game.make_config(players, preset), rated=False)
+            for players in game.table_sizes
+            for preset in game.presets
+        }
     source = WebSource(
         arena.reads,
-        ladders=frozenset({config.ladder}),
+        ladders=frozenset(shown),
         running=lambda: ladder.running.keys(),
         read_rate=config.read_rate,
         read_burst=config.read_burst,
         title="Arena",
     )
     sock = bind(host, port)
-    server, task = await start(create_app(source), sock)
+    server, task = await start(create_app(source, play=room), sock)
 
     async def stop() -> None:
         await server.stop()

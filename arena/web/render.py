@@ -12,10 +12,15 @@ import json
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import ChoiceLoader, Environment, FunctionLoader, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from arena.games import UnknownGameError, get
 from arena.text import shown
+
+GAME_BOARD_PREFIX = "game/"
+"""Templates named ``game/NAME/board.html`` are the game NAME's board fragment, which its
+package ships (``Game.board.template()``)."""
 
 
 def _finalize(value: Any) -> Any:
@@ -34,11 +39,28 @@ def _data(value: Any) -> Markup:
     return Markup(text)
 
 
+def _game_board(name: str) -> str | None:
+    """The board fragment of ``game/NAME/board.html`` (None: no such template)."""
+    parts = name.split("/")
+    if len(parts) != 3 or parts[0] + "/" != GAME_BOARD_PREFIX or parts[2] != "board.html":
+        return None
+    try:
+        board = get(parts[1]).board
+    except UnknownGameError:
+        return None
+    return None if board is None else board.template()
+
+
+def board_template(game: str) -> str:
+    """The template name of ``game``'s board fragment."""
+    return f"{GAME_BOARD_PREFIX}{game}/board.html"
+
+
 @cache
 def environment() -> Environment:
     """The app's template environment (one per process; rendering is thread-safe)."""
     env = Environment(
-        loader=PackageLoader("arena.web", "templates"),
+        loader=ChoiceLoader([PackageLoader("arena.web", "templates"), FunctionLoader(_game_board)]),
         autoescape=select_autoescape(default=True, default_for_string=True),
         finalize=_finalize,
         trim_blocks=True,

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
 
 import uvicorn
@@ -16,6 +17,18 @@ from arena.server.app import host_port
 
 LOOPBACK = "127.0.0.1"
 """Where the app listens unless told otherwise."""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 GRACE_S = 2.0
 """How long a stop waits for requests under way."""
 
@@ -81,8 +94,12 @@ class WebServer(uvicorn.Server):
         self.should_exit = True
 
 
-def run(app: Starlette, sock: socket.socket, on_ready: Callable[[str], None]) -> None:
-    """Serve ``app`` on ``sock`` until SIGINT or SIGTERM (``arena web``)."""
+def run(
+    app: Starlette, sock: socket.socket, on_ready: Callable[[str], Awaitable[None] | None]
+) -> None:
+    """Serve ``app`` on ``sock`` until SIGINT or SIGTERM (``arena web``); ``on_ready``
+    gets the address once the app serves (a coroutine is awaited, on the app's loop; if
+    it raises, the app stops and ``run`` raises that)."""
     server = WebServer(app, own_signals=True)
 
     async def main() -> None:
@@ -90,7 +107,14 @@ def run(app: Starlette, sock: socket.socket, on_ready: Callable[[str], None]) ->
         while not server.started and not task.done():
             await asyncio.sleep(0.01)
         if server.started:
-            on_ready(url_of(sock))
+            ready = on_ready(url_of(sock))
+            if ready is not None:
+                try:
+                    await ready
+                except BaseException:
+                    await server.stop()  # what made it fail reaches run()'s caller
+                    await task
+                    raise
         await task
 
     asyncio.run(main())

@@ -165,3 +165,30 @@ def test_the_kit_catches_a_resample_that_redraws_nothing() -> None:
     config = game.make_config(*kit.tables(game)[0])
     with pytest.raises(AssertionError, match="proves nothing"):
         kit.check_hidden_information(game, config, [0])
+
+
+class _LeakyBoard:
+    """A game's board whose seat view also shows the raw events (other seats' private
+    cards included), as a careless page would."""
+
+    def __init__(self, board: Any) -> None:
+        self._board = board
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._board, name)
+
+    def seat_view(self, obs: Any, events: Any, names: Any) -> dict[str, Any]:
+        honest: dict[str, Any] = self._board.seat_view(obs, events, names)
+        return {**honest, "raw_events": repr(list(events))}
+
+
+def test_the_kit_catches_a_board_that_leaks() -> None:
+    """The differential test covers what the web pages show a seat (the human seat's
+    page, a seat's replay): a board that shows raw events fails it."""
+    original = next(g for g in GAMES if g.board is not None)
+    game = copy.copy(original)
+    game.board = cast(Any, _LeakyBoard(original.board))
+    players, preset = kit.tables(game)[-1]
+    config = game.make_config(players, preset)
+    with pytest.raises(AssertionError, match="leak of hidden information through the board"):
+        kit.check_hidden_information(game, config, [0])

@@ -20,6 +20,7 @@ from arena.v1 import bot_pb2
 
 from . import events as event_views
 from .actions import ACTIONS, Action, DecisionKind, from_code
+from .board import BOARD
 from .cards import JOKER, NUM_CARDS, VALUE_OF
 from .engine import apply, apply_unchecked, new_game, new_game_from_decks, shuffle_decks
 from .greedy import GreedyPolicy
@@ -125,6 +126,7 @@ class Abluxxen(Game[GameConfig, State, Observation, Action]):
     policies = _policies()
     has_deals = True
     vocabulary = ("joker", "abluxx", "shadowluxx", "naturals")
+    board = BOARD
 
     def make_config(
         self,
@@ -207,6 +209,16 @@ class Abluxxen(Game[GameConfig, State, Observation, Action]):
     def replay_record(self, record: dict[str, Any]) -> State:
         """Checked against the record's events and result."""
         return replay(GameRecord.from_json(record))
+
+    def replay_states(self, record: dict[str, Any]) -> Iterator[tuple[State, Action | None]]:
+        """From the record's shuffles, each recorded action applied with its check."""
+        game_record = GameRecord.from_json(record)
+        state = new_game_from_decks(game_record.config, game_record.decks)
+        for seat, code in game_record.actions:
+            action = from_code(code)
+            yield state, action
+            apply(state, action, seat)
+        yield state, None
 
     def replay_text(
         self,

@@ -22,6 +22,7 @@ from arena.v1 import bot_pb2
 
 from . import events as event_views
 from .actions import NUM_ACTION_CODES, Action, DecisionKind, fallback, from_code
+from .board import BOARD
 from .cards import DECK_CARDS, NUM_CARDS
 from .engine import apply, apply_unchecked, new_game, new_game_from_seed
 from .greedy import GreedyPolicy
@@ -127,6 +128,7 @@ class Fluxx(Game[GameConfig, State, Observation, Action]):
     policies = _policies()
     has_deals = False
     vocabulary = ("keeper", "creeper", "jackpot", "potato", "inflation", "taxation")
+    board = BOARD
 
     def make_config(
         self,
@@ -211,6 +213,16 @@ class Fluxx(Game[GameConfig, State, Observation, Action]):
     def replay_record(self, record: dict[str, Any]) -> State:
         """Checked against the record's events and result."""
         return replay(GameRecord.from_json(record))
+
+    def replay_states(self, record: dict[str, Any]) -> Iterator[tuple[State, Action | None]]:
+        """From the record's seed, each recorded answer applied with its check."""
+        game_record = GameRecord.from_json(record)
+        state = new_game_from_seed(game_record.config, game_record.seed)
+        for seat, code in game_record.actions:
+            action = from_code(code)
+            yield state, action
+            apply(state, action, seat)
+        yield state, None
 
     def replay_text(
         self,

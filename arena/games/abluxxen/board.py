@@ -1,0 +1,199 @@
+"""Abluxxen's board for the web, as on the Brettspielwelt page: each seat with its hand
+count and display (the top set, the one that can be abluxxed, highlighted), the pool of
+six, the deck and discard counts, whose turn it is and what is being decided.
+
+A seat's board is made from its observation alone (and the events it may see), so it
+holds nothing ``observe`` hides; the revealed board adds every hand from every seat's
+own observation. The fragment (``web/board.html``) and its stylesheet ship with the
+package; the web app renders them with autoescaping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any, Final
+
+from arena.games.base import Board
+
+from . import events as event_views
+from .actions import Action, ActionKind, DecisionKind
+from .cards import JOKER, value_name
+from .observation import Observation, SetView, observe
+from .replay_text import describe_event
+from .state import State
+
+_DECIDING: Final = {
+    DecisionKind.PLAY: "{active} plays a set of equal cards",
+    DecisionKind.ATTACKER_TAKE: "{active} takes {victim}'s abluxxed cards, or leaves them",
+    DecisionKind.VICTIM_CHOICE: "{victim} takes the left cards back, or discards them and draws",
+    DecisionKind.DRAW: "{drawer} draws an owed card ({left} left): from the pool or the deck",
+    DecisionKind.OPTIONAL_DRAW: "{active} abluxxed nobody: may draw one card, or pass",
+    DecisionKind.SHADOW_PICK: "{active} picks the shadow display's set to abluxx",
+}
+"""What is being decided, in words, per decision kind."""
+
+_COUNT_WORDS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def _card(value: int) -> dict[str, Any]:
+    """A card as the fragment draws it: its label and a colour class."""
+    return {"label": value_name(value), "joker": value == JOKER, "value": value}
+
+
+def _set(view: SetView) -> dict[str, Any]:
+    value, naturals, jokers = view
+    cards = [_card(JOKER)] * jokers if value == JOKER else [_card(value)] * naturals
+    if value != JOKER:
+        cards += [_card(JOKER)] * jokers
+    return {"value": value_name(value), "count": naturals + jokers, "cards": cards}
+
+
+def _count(n: int, what: str) -> str:
+    word = _COUNT_WORDS[n] if 0 <= n < len(_COUNT_WORDS) else str(n)
+    return f"{word} {what}{'' if n == 1 else 's'}"
+
+
+def choice_label(action: Action, obs: Observation) -> str:
+    """An action in words for a person choosing it."""
+    kind = action.kind
+    if kind is ActionKind.PLAY:
+        if action.value == JOKER:
+            return f"Play {_count(action.jokers, 'joker')}"
+        extra = f" and {_count(action.jokers, 'joker')}" if action.jokers else ""
+        return f"Play {_count(action.naturals, value_name(action.value))}{extra}"
+    if kind is ActionKind.POOL:
+        slot = obs.pool[action.slot] if action.slot < len(obs.pool) else ()
+        cards = " + ".join(value_name(v) for v in slot) or "empty"
+        return f"Draw from the pool: slot {action.slot + 1} ({cards})"
+    if kind is ActionKind.SHADOW_PICK:
+        return f"Abluxx the shadow display's {value_name(action.value)}s"
+    return {
+        ActionKind.TAKE: "Take the abluxxed cards",
+        ActionKind.LEAVE: "Leave them to their owner",
+        ActionKind.TAKE_BACK: "Take them back into my hand",
+        ActionKind.DISCARD: "Discard them and draw as many",
+        ActionKind.DECK: "Draw from the deck",
+        ActionKind.PASS: "Pass (draw nothing)",
+    }.get(kind, str(action))
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def _deciding_text(obs: Observation, names: Sequence[str]) -> str:
+    if obs.decision is None:
+        return "the match is over"
+    return _DECIDING[obs.decision].format(
+        active=_name(names, obs.active),
+        victim=_name(names, obs.victim),
+        drawer=_name(names, obs.drawer),
+        left=obs.draws_left,
+    )
+
+
+def board_view(
+    obs: Observation,
+    events: Sequence[dict[str, Any]],
+    names: Sequence[str],
+    hands: Sequence[Sequence[int] | None],
+) -> dict[str, Any]:
+    """The view model of one moment: ``obs`` for everything public, ``events`` as
+    already shown to the viewer, ``hands`` the hands the viewer may see (None: only a
+    count)."""
+    scores = obs.scores
+    match_scores = obs.match_scores
+    seats = []
+    for seat in range(obs.players):
+        display = obs.displays[seat]
+        hand = hands[seat]
+        seats.append(
+            {
+                "seat": seat,
+                "name": _name(names, seat),
+                "hand_count": obs.hand_sizes[seat],
+                "hand": None if hand is None else [_card(v) for v in hand],
+                "known": [_card(v) for v in obs.known[seat]],
+                "display": [_set(s) for s in display],
+                "display_cards": sum(n + j for _, n, j in display),
+                "score": scores[seat],
+                "match_score": match_scores[seat],
+                "active": seat == obs.active and obs.decision is not None,
+                "deciding": seat == obs.deciding,
+                "victim": seat == obs.victim,
+            }
+        )
+    shadow = [{"value": value_name(v + 1), "count": n} for v, n in enumerate(obs.shadow) if n]
+    return {
+        "deal": obs.deal + 1,
+        "deals": obs.config.deals,
+        "turn": obs.turn + 1,
+        "seats": seats,
+        "pool": [[_card(v) for v in slot] for slot in obs.pool],
+        "deck": obs.deck_size,
+        "discard": len(obs.discard),
+        "discard_top": _card(obs.discard[-1]) if obs.discard else None,
+        "shadow": shadow,
+        "played": _set(obs.played) if obs.played is not None else None,
+        "deciding": obs.deciding,
+        "decision": obs.decision.name if obs.decision is not None else None,
+        "deciding_text": _deciding_text(obs, names),
+        "over": obs.decision is None,
+        "events": [describe_event(view, list(names)) for view in events],
+        "past_deals": [
+            {"deal": n + 1, "reason": d.reason, "scores": list(d.scores)}
+            for n, d in enumerate(obs.past_deals)
+        ],
+    }
+
+
+def _resource(name: str) -> str:
+    return resources.files(__package__).joinpath("web", name).read_text(encoding="utf-8")
+
+
+class AbluxxenBoard(Board[State, Observation, Action]):
+    """The Brettspielwelt-style board (module docstring)."""
+
+    def seat_view(
+        self, obs: Observation, events: Sequence[object], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """From the seat's observation and its view of the events; only its own hand."""
+        hands: list[Sequence[int] | None] = [None] * obs.players
+        hands[obs.seat] = obs.hand
+        shown = [event_views.view(e, obs.seat) for e in events]  # type: ignore[arg-type]
+        view = board_view(obs, shown, names, hands)
+        view["viewer"] = obs.seat
+        return view
+
+    def full_view(
+        self, state: State, events: Sequence[object], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """Every hand revealed, each from that seat's own observation."""
+        views = [observe(state, seat) for seat in range(state.players)]
+        public = views[state.deciding] if state.kind is not None else views[0]
+        shown = [event_views.view(e, None) for e in events]  # type: ignore[arg-type]
+        view = board_view(public, shown, names, [v.hand for v in views])
+        view["viewer"] = None
+        return view
+
+    def action_seen(self, action: Action, actor: int, seat: int | None) -> bool:
+        """Every action is public (RULES.md §10: plays, takes and draws are seen by all;
+        a deck draw names no card)."""
+        return True
+
+    def choice_label(self, action: Action, obs: Observation) -> str:
+        """``choice_label``: "Play three 7s and one joker", "Draw from the deck"."""
+        return choice_label(action, obs)
+
+    def template(self) -> str:
+        """``web/board.html``."""
+        return _resource("board.html")
+
+    def stylesheet(self) -> str:
+        """``web/board.css``."""
+        return _resource("board.css")
+
+
+BOARD: Final = AbluxxenBoard()
+"""The board ``Abluxxen.board`` offers."""

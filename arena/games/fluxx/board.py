@@ -1,0 +1,212 @@
+"""Fluxx's board for the web: every seat's table of Keepers and Creepers with its hand
+count, the rules in play with the numbers in force, the goals, the draw and discard
+piles, the cards being played, whose turn it is and what is being decided.
+
+A seat's board is made from its observation alone (its own hand, and the temp hand and
+Everybody Gets 1 pool only when it is the active seat, as ``observe`` gives them); the
+revealed board takes every hand from that seat's own observation. Which action another
+seat took is not shown in a seat's view (some are private: a card given under Taxation!,
+a pick for Trash Day); what it did in public is in the events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any, Final
+
+from arena.games.base import Board
+
+from . import events as event_views
+from .actions import Action, ActionKind, DecisionKind
+from .cards import NAMES, TYPE_OF, CardType
+from .observation import Observation, observe
+from .replay_text import describe_event
+from .state import State
+
+_DECIDING: Final = {
+    DecisionKind.PLAY: "plays a card from the hand (or gets on with it)",
+    DecisionKind.PLAY_TEMP: "plays a card from the temporary hand",
+    DecisionKind.DEATH_DISCARD: "discards a Keeper or Creeper to Death, or keeps it",
+    DecisionKind.DEATH_ALONE: "discards Death alone",
+    DecisionKind.DISCARD_KEEPER_LIMIT: "discards down to the Keeper limit",
+    DecisionKind.DISCARD_HAND_LIMIT: "discards down to the hand limit",
+    DecisionKind.TAXES_CHOICE: "pays Taxes with Money, or keeps both",
+    DecisionKind.WAR_TARGET: "gives War to another seat",
+    DecisionKind.GOAL_DISCARD: "discards a Goal",
+    DecisionKind.CHOOSE_PLAYER: "chooses a seat",
+    DecisionKind.ROTATE_DIRECTION: "rotates the hands left or right",
+    DecisionKind.EXCHANGE_KEEPERS: "exchanges Keepers",
+    DecisionKind.TRASH_SOMETHING: "trashes a Keeper or Creeper",
+    DecisionKind.STEAL_SOMETHING: "steals a Keeper or Creeper",
+    DecisionKind.TRASH_RULE: "trashes a New Rule",
+    DecisionKind.SIMPLIFY: "discards New Rules (Let's Simplify)",
+    DecisionKind.REPLAY_FROM_DISCARD: "plays a card from the discard pile",
+    DecisionKind.DEAL_CARD: "hands a card of Everybody Gets 1 to a seat",
+    DecisionKind.TAX_GIVE: "gives a card under Taxation!",
+    DecisionKind.TRASH_DAY: "picks what goes on Trash Day",
+}
+"""What is being decided, after the deciding seat's name."""
+
+_VERBS: Final = {
+    ActionKind.PLAY: "Play {card}",
+    ActionKind.DISCARD: "Discard {card}",
+    ActionKind.TARGET: "Choose {card}",
+    ActionKind.TAKE: "Take {card}",
+    ActionKind.GIVE: "Give {card}",
+    ActionKind.DISCARD_GOAL: "Discard the Goal {card}",
+    ActionKind.GIVE_WAR: "Give War to seat {seat}",
+    ActionKind.SEAT: "Seat {seat}",
+    ActionKind.EXCHANGE: "Exchange my {card} for {other}",
+    ActionKind.GET_ON_WITH_IT: "Get on with it",
+    ActionKind.DISCARD_LONE_DEATH: "Discard Death",
+    ActionKind.DONE: "Done",
+    ActionKind.DISCARD_DEATH: "Discard Death",
+    ActionKind.KEEP_DEATH: "Keep Death",
+    ActionKind.PAY: "Pay: discard Taxes and Money",
+    ActionKind.KEEP: "Keep Taxes and Money",
+    ActionKind.LEFT: "Rotate left",
+    ActionKind.RIGHT: "Rotate right",
+    ActionKind.STOP: "Stop",
+}
+
+
+def _card(card: int) -> dict[str, Any]:
+    """A card as the fragment draws it: its name and its type (a colour class)."""
+    return {"name": NAMES[card], "type": TYPE_OF[card].name.lower()}
+
+
+def _cards(cards: Sequence[int]) -> list[dict[str, Any]]:
+    return [_card(c) for c in cards]
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def _limit(n: int) -> str:
+    return "none" if n < 0 else str(n)
+
+
+def choice_label(action: Action) -> str:
+    """An action in words for a person choosing it."""
+    template = _VERBS.get(action.kind)
+    if template is None:
+        return str(action)
+    return template.format(
+        card=NAMES[action.card] if action.card >= 0 else "",
+        other=NAMES[action.other] if action.other >= 0 else "",
+        seat=action.seat,
+    )
+
+
+def board_view(
+    obs: Observation,
+    events: Sequence[dict[str, Any]],
+    names: Sequence[str],
+    hands: Sequence[Sequence[int] | None],
+    private: Observation,
+) -> dict[str, Any]:
+    """The view model: ``obs`` for everything public, ``hands`` as the viewer may see
+    them (None: a count), ``private`` the observation whose temp hands and pool the
+    viewer may see (empty unless it is the active seat's)."""
+    seats = []
+    for seat in range(obs.players):
+        table = obs.tables[seat]
+        hand = hands[seat]
+        seats.append(
+            {
+                "seat": seat,
+                "name": _name(names, seat),
+                "hand_count": obs.hand_sizes[seat],
+                "hand": None if hand is None else _cards(sorted(hand)),
+                "keepers": _cards([c for c in table if TYPE_OF[c] is CardType.KEEPER]),
+                "creepers": _cards([c for c in table if TYPE_OF[c] is CardType.CREEPER]),
+                "active": seat == obs.active and obs.decision is not None,
+                "deciding": seat == obs.deciding,
+            }
+        )
+    over = obs.decision is None
+    deciding = (
+        "the match is over"
+        if obs.decision is None
+        else f"{_name(names, obs.deciding)} {_DECIDING[obs.decision]}"
+    )
+    result = obs.result
+    return {
+        "turn": obs.turn,
+        "phase": obs.phase,
+        "extra": obs.extra,
+        "seats": seats,
+        "rules": _cards(obs.rules),
+        "goals": _cards(obs.goals),
+        "numbers": {
+            "draw": obs.draw_target,
+            "play": "all" if obs.play_target < 0 else obs.play_target,
+            "hand_limit": _limit(obs.hand_limit),
+            "keeper_limit": _limit(obs.keeper_limit),
+            "drawn": obs.drawn,
+            "played": obs.played,
+        },
+        "draw_pile": obs.draw_size,
+        "discard": len(obs.discard),
+        "discard_top": _card(obs.discard[-1]) if obs.discard else None,
+        "transit": _cards(obs.transit),
+        "temp": [_cards(t) for t in private.temp],
+        "temp_sizes": list(obs.temp_sizes),
+        "pool": _cards(private.pool),
+        "pool_size": obs.pool_size,
+        "deciding": obs.deciding,
+        "decision": obs.decision.name if obs.decision is not None else None,
+        "deciding_text": deciding,
+        "over": over,
+        "winner": None if result is None or result.winner < 0 else _name(names, result.winner),
+        "end_reason": None if result is None else result.end_reason,
+        "events": [describe_event(view, list(names)) for view in events],
+    }
+
+
+def _resource(name: str) -> str:
+    return resources.files(__package__).joinpath("web", name).read_text(encoding="utf-8")
+
+
+class FluxxBoard(Board[State, Observation, Action]):
+    """The tables-rules-goals board (module docstring)."""
+
+    def seat_view(
+        self, obs: Observation, events: Sequence[object], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """From the seat's observation and its view of the events; only its own hand."""
+        hands: list[Sequence[int] | None] = [None] * obs.players
+        hands[obs.seat] = obs.hand
+        shown = [event_views.view(e, obs.seat) for e in events]  # type: ignore[arg-type]
+        view = board_view(obs, shown, names, hands, obs)
+        view["viewer"] = obs.seat
+        return view
+
+    def full_view(
+        self, state: State, events: Sequence[object], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """Every hand revealed, each from that seat's own observation."""
+        views = [observe(state, seat) for seat in range(state.config.players)]
+        shown = [event_views.view(e, None) for e in events]  # type: ignore[arg-type]
+        active = views[state.active]
+        view = board_view(active, shown, names, [v.hand for v in views], active)
+        view["viewer"] = None
+        return view
+
+    def choice_label(self, action: Action, obs: Observation) -> str:
+        """``choice_label``: "Play The Brain", "Give War to seat 2"."""
+        return choice_label(action)
+
+    def template(self) -> str:
+        """``web/board.html``."""
+        return _resource("board.html")
+
+    def stylesheet(self) -> str:
+        """``web/board.css``."""
+        return _resource("board.css")
+
+
+BOARD: Final = FluxxBoard()
+"""The board ``Fluxx.board`` offers."""

@@ -1,0 +1,112 @@
+"""The replay viewer on the game's board: a finished match step by step, forward and
+back (links, buttons and arrow keys), from any seat's view or with everything revealed.
+
+Secrecy is ``replays.shown_match``'s (the gRPC API's rules: never a running match, a
+duplicate deal only once its group is in); a seat's step is built from ``observe()`` of
+the replayed state (``arena.referee.replay_steps``). The game's fragment and stylesheet
+come from its package through ``Game.board``: this module names no game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from arena.games import CapabilityMissingError, UnknownGameError, get
+from arena.referee.record import RecordError, decode_record, record_game
+from arena.referee.replay_steps import replay_step
+from arena.store import Store
+
+from . import replays
+from .app import Refused, read, source_of
+from .render import board_template, render
+
+MAX_STEP_DIGITS: Final = 7
+
+
+def step_param(text: str | None) -> int:
+    """``?step=N``: a step number (absent: the first)."""
+    if not text:
+        return 0
+    if not text.isdigit() or len(text) > MAX_STEP_DIGITS:
+        raise Refused(400, "step must be a step number (0, 1, ...)")
+    return int(text)
+
+
+def board_step(
+    store: Store, source: Any, match_id: str, seat: int | None, step: int
+) -> dict[str, Any]:
+    """What the step fragment renders, or Refused in words."""
+    match = replays.shown_match(store, source, match_id)
+    if seat is not None and not 0 <= seat < len(match.seats):
+        raise Refused(400, f"seat must be 0..{len(match.seats) - 1}")
+    try:
+        lines = decode_record(store.record(match_id) or b"")
+        game = record_game(lines)
+        moment = replay_step(lines, step, seat)
+    except CapabilityMissingError:
+        raise Refused(
+            404, f"this game has no board; its replay is text: /match/{match_id}"
+        ) from None
+    except RecordError as error:
+        raise Refused(500, f"the record of {match_id!r} is unreadable: {error}") from None
+    return {
+        "match": match,
+        "s": moment,
+        "board": moment["board"],
+        "game": game.name,
+        "board_template": board_template(game.name),
+        "view": "all" if seat is None else str(seat),
+    }
+
+
+def _view_and_step(request: Request) -> tuple[str, int | None, int]:
+    match_id = request.path_params["match_id"]
+    seat = replays.view_param(request.query_params.get("seat"))
+    return match_id, seat, step_param(request.query_params.get("step"))
+
+
+async def replay_page(request: Request) -> Response:
+    """The replay viewer: the page, with its first step (or ``?step=``) in place."""
+    match_id, seat, step = _view_and_step(request)
+    source = source_of(request)
+
+    def job(store: Store) -> str:
+        context = board_step(store, source, match_id, seat, step)
+        return render("replay.html", title=source.title, seat=seat, **context)
+
+    return HTMLResponse(await read(request, job))
+
+
+async def replay_step_fragment(request: Request) -> Response:
+    """One step as an HTML fragment (the viewer's buttons and keys fetch it)."""
+    match_id, seat, step = _view_and_step(request)
+    source = source_of(request)
+
+    def job(store: Store) -> str:
+        return render("_step.html", **board_step(store, source, match_id, seat, step))
+
+    return HTMLResponse(await read(request, job))
+
+
+async def game_stylesheet(request: Request) -> Response:
+    """A game's board stylesheet, from its package."""
+    name = request.path_params["game"]
+    try:
+        board = get(name).board
+    except UnknownGameError:
+        board = None
+    if board is None:
+        raise Refused(404, f"no game {name!r} with a board here")
+    return Response(board.stylesheet(), media_type="text/css")
+
+
+ROUTES: Final = [
+    Route("/replay/{match_id:path}", replay_page),
+    Route("/replay-step/{match_id:path}", replay_step_fragment),
+    Route("/game/{game}/board.css", game_stylesheet),
+]
+"""The viewer's pages; GET (and HEAD) only."""
