@@ -2,9 +2,14 @@
 (pytest puts it there to load this file), so a directory's test kit can be imported
 from another, e.g. ``from referee.scripted import run_virtual`` in tests/security."""
 
+import itertools
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from arena.store.pg_cluster import TempCluster
 
 _FUZZ = Path(__file__).resolve().parent / "fuzz"
 
@@ -15,3 +20,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _FUZZ in Path(str(item.path)).parents:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[TempCluster]:
+    """A real PostgreSQL server for this test session (one per pytest-xdist worker),
+    started on first use: initdb into a temporary folder, stopped by its process id at
+    the end. ./scripts/setup installs Debian's postgresql packages when missing."""
+    cluster = TempCluster()
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+_DATABASES = itertools.count()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty arena database on each backend: an SQLite file path, or the URL of
+    a fresh database on the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "arena.db")
+    cluster: TempCluster = request.getfixturevalue("pg_cluster")
+    return cluster.create_database(f"test_{os.getpid()}_{next(_DATABASES)}")

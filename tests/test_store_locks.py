@@ -10,21 +10,21 @@ from pathlib import Path
 
 import pytest
 
-from arena.store import Store, StoreError
+from arena.store import StoreError, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_a_claim_excludes_another_store_even_in_the_same_process(tmp_path: Path) -> None:
     db = tmp_path / "x.db"
-    first, second = Store(db), Store(db)
+    first, second = open_store(db), open_store(db)
     try:
         first.claim("league a", "busy")
         with pytest.raises(StoreError, match="busy"):
             second.claim("league a", "busy")
         second.claim("league b", "busy")  # another name is free
         second.close()  # closing another Store must not drop the first one's claim
-        third = Store(db)
+        third = open_store(db)
         try:
             with pytest.raises(StoreError, match="busy"):
                 third.claim("league a", "busy")
@@ -32,7 +32,7 @@ def test_a_claim_excludes_another_store_even_in_the_same_process(tmp_path: Path)
             third.close()
     finally:
         first.close()
-    again = Store(db)  # a closed Store's claims are gone
+    again = open_store(db)  # a closed Store's claims are gone
     try:
         again.claim("league a", "busy")
     finally:
@@ -41,10 +41,10 @@ def test_a_claim_excludes_another_store_even_in_the_same_process(tmp_path: Path)
 
 def test_alone_sees_another_open_store(tmp_path: Path) -> None:
     db = tmp_path / "x.db"
-    mine = Store(db)
+    mine = open_store(db)
     try:
         assert mine.alone()
-        other = Store(db)
+        other = open_store(db)
         assert not mine.alone()
         other.close()
         assert mine.alone()
@@ -68,7 +68,7 @@ def test_a_refused_league_keeps_a_database_another_process_opened(tmp_path: Path
         deadline = time.monotonic() + 20
         while not db.exists() and time.monotonic() < deadline:
             time.sleep(0.02)
-        store = Store(db)
+        store = open_store(db)
         _, err = league.communicate(timeout=60)
         assert league.returncode == 2
         assert "exited with status 3" in err
@@ -88,9 +88,9 @@ def test_processes_opening_a_new_database_at_once_all_succeed(tmp_path: Path) ->
     start = time.time() + 1.0
     code = (
         "import sys, time\n"
-        "from arena.store import Store\n"
+        "from arena.store import open_store\n"
         f"while time.time() < {start}: pass\n"
-        f"Store({str(db)!r}).close()\n"
+        f"open_store({str(db)!r}).close()\n"
     )
     openers = [
         subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stderr=subprocess.PIPE, text=True)
@@ -102,7 +102,7 @@ def test_processes_opening_a_new_database_at_once_all_succeed(tmp_path: Path) ->
         if opener.returncode:
             errors.append(err.strip().splitlines()[-1])
     assert errors == []
-    store = Store(db, create=False)
+    store = open_store(db, create=False)
     try:
         assert store.ladders() == []  # one good schema
     finally:

@@ -23,7 +23,7 @@ from arena.league.config import (
 from arena.league.leaderboard import leaderboard, render
 from arena.league.progress import Progress
 from arena.league.runner import LeagueError, run_league
-from arena.store import Store, StoreError
+from arena.store import Store, StoreError, open_store
 from arena.text import shown
 
 from .entrants import EntrantError, parse_entrant
@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error))
     new_file = not Path(config.db).exists()
     try:
-        store = Store(config.db)
+        store = open_store(config.db)
     except StoreError as error:
         return _fail(str(error))
     if args.resume and store.league(config.league_id) is None:

@@ -12,7 +12,7 @@ from arena.games import DEFAULT_GAME
 from arena.games import get as get_game
 from arena.league.config import DEFAULT_DB
 from arena.league.leaderboard import FORMATS, Ladder, history_chart, leaderboard, render_ladders
-from arena.store import Store, StoreError
+from arena.store import Store, StoreError, open_store
 from arena.text import shown
 
 from . import arena_views
@@ -75,7 +75,7 @@ def register(sub: Any) -> None:
 
 def _open(path: str, command: str) -> Store | None:
     try:
-        return Store(path, create=False)
+        return open_store(path, create=False)
     except StoreError as error:
         print(f"arena {command}: {error}", file=sys.stderr)
         return None

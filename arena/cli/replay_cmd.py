@@ -12,7 +12,7 @@ from arena.league.config import DEFAULT_DB
 from arena.league.schedule import tables_per_group
 from arena.referee.record import RecordError, decode_record, read_record
 from arena.referee.replay import replay_lines
-from arena.store import Store, StoreError
+from arena.store import Store, StoreError, open_store
 
 from . import arena_views
 from .arena_views import add_remote_options
@@ -63,7 +63,7 @@ def _looks_like_a_file(source: str) -> bool:
 
 
 def _from_store(db: str, match_id: str) -> list[dict[str, Any]]:
-    store = Store(db, create=False)
+    store = open_store(db, create=False)
     try:
         data = store.record(match_id)
         if data is not None:
@@ -94,7 +94,7 @@ def _refuse_a_deal_still_in_play(store: Store, match_id: str) -> None:
         raise RecordError(
             f"match {match_id!r} replays a duplicate deal that is still to be played at "
             f"other tables ({played} of {tables} played); replay it once they are in "
-            f"(arena matches --db {store.path})"
+            f"(arena matches --db {store.where})"
         )
 
 

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Final
 
 from arena.store import Store
-from arena.store.sqlite import RatingRow
+from arena.store.rows import RatingRow
 from arena.text import shown
 
 FORMATS: Final = ("table", "json", "csv", "markdown", "html")

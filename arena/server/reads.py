@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Final, TypeVar
 
-from arena.store import Store
+from arena.store import Store, open_store
 
 T = TypeVar("T")
 
@@ -60,7 +60,7 @@ class ReadPool:
     def _call(self, read: Callable[[Store], T]) -> T:
         store: Store | None = getattr(self._local, "store", None)
         if store is None:
-            store = Store(self.db, read_only=True)
+            store = open_store(self.db, read_only=True)
             self._local.store = store
             with self._lock:
                 self._stores.append(store)

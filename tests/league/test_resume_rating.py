@@ -10,7 +10,7 @@ from pathlib import Path
 
 from arena.league.config import Entrant, LeagueConfig
 from arena.league.runner import run_league
-from arena.store import Store
+from arena.store import open_store
 
 
 def _config(db: Path) -> LeagueConfig:
@@ -30,7 +30,7 @@ def _config(db: Path) -> LeagueConfig:
 
 def _run(db: Path, stop_after: int | None = None) -> None:
     async def main() -> None:
-        store = Store(db)
+        store = open_store(db)
         league = asyncio.current_task()
         assert league is not None
 

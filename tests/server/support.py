@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from arena.store import Store
+from arena.store import open_store
 from arena.store.tokens import create_token
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
@@ -140,7 +140,7 @@ def arena_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[st
 
 def token(db: Path, owner: str) -> str:
     """A fresh owner token in ``db``."""
-    store = Store(db)
+    store = open_store(db)
     try:
         return create_token(store, owner)
     finally:
