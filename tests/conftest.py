@@ -4,7 +4,7 @@ from another, e.g. ``from referee.scripted import run_virtual`` in tests/securit
 
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -39,10 +39,23 @@ _DATABASES = itertools.count()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A new, empty arena database on each backend: an SQLite file path, or the URL of
-    a fresh database on the session's PostgreSQL server."""
-    if request.param == "sqlite":
-        return str(tmp_path / "arena.db")
-    cluster: TempCluster = request.getfixturevalue("pg_cluster")
-    return cluster.create_database(f"test_{os.getpid()}_{next(_DATABASES)}")
+def new_db(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], str]:
+    """Makes new, empty arena databases, all on one backend (the test runs once on
+    each): SQLite file paths, or URLs of fresh databases on the session's PostgreSQL
+    server."""
+    made = itertools.count()
+
+    def make() -> str:
+        if request.param == "sqlite":
+            return str(tmp_path / f"arena-{next(made)}.db")
+        cluster: TempCluster = request.getfixturevalue("pg_cluster")
+        return cluster.create_database(f"test_{os.getpid()}_{next(_DATABASES)}")
+
+    return make
+
+
+@pytest.fixture
+def db_url(new_db: Callable[[], str]) -> str:
+    """A new, empty arena database: an SQLite file path, or a PostgreSQL URL (the test
+    runs once with each)."""
+    return new_db()

@@ -12,7 +12,7 @@ from arena.league.config import DEFAULT_DB
 from arena.league.schedule import tables_per_group
 from arena.referee.record import RecordError, decode_record, read_record
 from arena.referee.replay import replay_lines
-from arena.store import Store, StoreError, open_store
+from arena.store import Store, StoreError, masked, open_store
 
 from . import arena_views
 from .arena_views import add_remote_options
@@ -71,7 +71,9 @@ def _from_store(db: str, match_id: str) -> list[dict[str, Any]]:
     finally:
         store.close()
     if data is None:
-        raise RecordError(f"no finished match {match_id!r} in {db} (see: arena matches --db {db})")
+        raise RecordError(
+            f"no finished match {match_id!r} in {masked(db)} (see: arena matches --db {masked(db)})"
+        )
     return decode_record(data)
 
 

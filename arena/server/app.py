@@ -188,7 +188,7 @@ async def start_arena(
     try:
         store.claim(
             "serve",
-            f"another `arena serve` is already using {config.db}; stop it first, or give "
+            f"another `arena serve` is already using {store.where}; stop it first, or give "
             "this one another --db",
         )
         roots = Path(config.bot_ca).read_bytes() if config.bot_ca else None

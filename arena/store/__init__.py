@@ -3,6 +3,6 @@ the same schema and versioned migrations. ``open_store`` opens either from what
 ``--db`` names."""
 
 from .base import Store, StoreError
-from .opening import open_store
+from .opening import is_postgres_url, masked, open_store
 
-__all__ = ["Store", "StoreError", "open_store"]
+__all__ = ["Store", "StoreError", "is_postgres_url", "masked", "open_store"]

@@ -4,6 +4,7 @@ path (SQLite) or a ``postgresql://`` URL."""
 from __future__ import annotations
 
 import re
+import urllib.parse
 from pathlib import Path
 from typing import Final
 
@@ -17,6 +18,20 @@ _URL: Final = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 def is_postgres_url(target: str | Path) -> bool:
     """Whether ``target`` names a PostgreSQL database rather than a file."""
     return isinstance(target, str) and target.lower().startswith(POSTGRES_SCHEMES)
+
+
+def masked(target: str | Path) -> str:
+    """``target`` as messages and logs show it: a PostgreSQL URL with its password (in
+    the user part or the query) as ``***``; a path as it is."""
+    if not is_postgres_url(target):
+        return str(target)
+    parts = urllib.parse.urlsplit(str(target))
+    netloc = parts.netloc
+    if parts.password is not None:
+        userinfo, _, hostport = netloc.rpartition("@")
+        netloc = f"{userinfo.partition(':')[0]}:***@{hostport}"
+    query = re.sub(r"(?i)(password=)[^&]*", r"\1***", parts.query)
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 def open_store(target: str | Path, *, create: bool = True, read_only: bool = False) -> Store:

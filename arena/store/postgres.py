@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-import urllib.parse
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar, Final
@@ -26,6 +25,7 @@ from .base import Store, StoreError
 from .connection import Connection, Cursor, Row
 from .dialect import postgres_migrations
 from .migrations import APPLICATION_ID
+from .opening import masked
 from .unwritable import WriteFault, postgres_write_fault
 
 CONNECT_TIMEOUT_S: Final = 10
@@ -76,18 +76,6 @@ def _lock_key(name: str) -> int:
     """The advisory lock key (a signed 64-bit number) of a claim's name."""
     digest = hashlib.sha256(f"arena claim {name}".encode()).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
-
-
-def masked(url: str) -> str:
-    """The URL with its password (in the user part or the query) as ``***``: fit for
-    messages and logs."""
-    parts = urllib.parse.urlsplit(url)
-    netloc = parts.netloc
-    if parts.password is not None:
-        userinfo, _, hostport = netloc.rpartition("@")
-        netloc = f"{userinfo.partition(':')[0]}:***@{hostport}"
-    query = re.sub(r"(?i)(password=)[^&]*", r"\1***", parts.query)
-    return urllib.parse.urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 def _connect_problem(error: Exception, where: str) -> str:
