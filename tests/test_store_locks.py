@@ -1,5 +1,6 @@
-"""Claims on a database (``Store.claim``) and the "is anybody else here" check that
-guards removing a database: real files, real processes."""
+"""Claims on a database (``Store.claim``: a lock file for SQLite, advisory locks for
+PostgreSQL) and the "is anybody else here" check that guards removing a database: real
+files, real servers, real processes."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from arena.store import StoreError, open_store
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_a_claim_excludes_another_store_even_in_the_same_process(tmp_path: Path) -> None:
-    db = tmp_path / "x.db"
+def test_a_claim_excludes_another_store_even_in_the_same_process(db_url: str) -> None:
+    db = db_url
     first, second = open_store(db), open_store(db)
     try:
         first.claim("league a", "busy")
@@ -37,6 +38,47 @@ def test_a_claim_excludes_another_store_even_in_the_same_process(tmp_path: Path)
         again.claim("league a", "busy")
     finally:
         again.close()
+
+
+@pytest.mark.slow
+def test_a_killed_process_gives_up_its_claim(db_url: str) -> None:
+    # SIGKILL: no close(), no cleanup; the kernel (SQLite's lock file) or the server
+    # (PostgreSQL's session ends with its connection) must drop the claim.
+    code = (
+        "import sys\n"
+        "from arena.store import open_store\n"
+        f"store = open_store({db_url!r})\n"
+        "store.claim('serve', 'busy')\n"
+        "print('claimed', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    store = None
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "claimed"
+        store = open_store(db_url)
+        with pytest.raises(StoreError, match="busy"):
+            store.claim("serve", "busy")
+        holder.kill()
+        holder.wait(timeout=30)
+        deadline = time.monotonic() + 30  # the server notices the closed socket at once
+        while True:
+            try:
+                store.claim("serve", "busy")
+                break
+            except StoreError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+        if store is not None:
+            store.close()
 
 
 def test_alone_sees_another_open_store(tmp_path: Path) -> None:

@@ -25,9 +25,17 @@ def masked(target: str | Path) -> str:
     the user part or the query) as ``***``; a path as it is."""
     if not is_postgres_url(target):
         return str(target)
-    parts = urllib.parse.urlsplit(str(target))
+    try:
+        parts = urllib.parse.urlsplit(str(target))
+        password = parts.password
+    except ValueError:  # not a URL Python can read (libpq says why): mask by pattern
+        return re.sub(
+            r"(?i)(password=)[^&]*",
+            r"\1***",
+            re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", str(target)),
+        )
     netloc = parts.netloc
-    if parts.password is not None:
+    if password is not None:
         userinfo, _, hostport = netloc.rpartition("@")
         netloc = f"{userinfo.partition(':')[0]}:***@{hostport}"
     query = re.sub(r"(?i)(password=)[^&]*", r"\1***", parts.query)

@@ -69,6 +69,8 @@ _POSTGRES_KINDS: Final = (
      "default_transaction_read_only off)"),
     ("08", "the connection to the database server was lost", "check that the server "
      "of {where} is running and reachable"),
+    ("57P01", "the database server ended the connection", "check that the server of "
+     "{where} is running (it was shut down, or an administrator ended the session)"),
     ("57P", "the database server is shutting down or starting", "start the server of {where}"),
     ("58", "the database server has a disk or system error", "check the server of {where}"),
     ("40", "a write conflicted with another transaction", "stop other writers of {where}"),
