@@ -218,8 +218,10 @@ def test_a_read_only_database_is_a_write_fault(
     name = pg_url.rsplit("/", 1)[1]
     pg_cluster.sql(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
     _terminate(pg_cluster, pg_store)
+    with pytest.raises(psycopg.OperationalError):
+        pg_store.create_league("lg", {})  # the ended session, noticed on use
     with pytest.raises(psycopg.Error) as refused:
-        pg_store.create_league("lg", {})
+        pg_store.create_league("lg", {})  # the new session is read-only
     fault = pg_store.write_fault(refused.value)
     assert fault is not None
     assert fault.why == "the database is read-only"
