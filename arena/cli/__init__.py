@@ -23,6 +23,7 @@ from arena.gctune import tune_for_latency
 from . import (
     author_cmd,
     checkbot,
+    db_cmd,
     league_cmd,
     match_cmd,
     ratings_cmd,
@@ -42,6 +43,7 @@ COMMANDS = (
     serve_cmd,
     token_cmd,
     author_cmd,
+    db_cmd,
 )
 
 

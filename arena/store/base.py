@@ -77,6 +77,10 @@ class Store(ABC):
         arena's own."""
 
     @abstractmethod
+    def table_names(self) -> set[str]:
+        """The names of the database's arena tables (not the backend's own)."""
+
+    @abstractmethod
     def snapshot(self) -> AbstractContextManager[None]:
         """A read transaction: every read inside sees one state of the database."""
 

@@ -259,6 +259,15 @@ class PostgresStore(Store):
         with self.live().transaction():
             yield self._db
 
+    def table_names(self) -> set[str]:
+        """See ``Store.table_names`` (not the schema version's table)."""
+        rows = self._db.execute(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema() AND table_name <> ?",
+            (SCHEMA_TABLE,),
+        )
+        return {str(row[0]) for row in rows}
+
     @contextmanager
     def snapshot(self) -> Iterator[None]:
         """Reads inside see one state of the database (REPEATABLE READ)."""

@@ -218,6 +218,13 @@ class SqliteStore(Store):
         """See ``Store.write_fault`` (SQLite's result codes, ``unwritable.py``)."""
         return write_fault(error, self.path)
 
+    def table_names(self) -> set[str]:
+        """See ``Store.table_names`` (not SQLite's own ``sqlite_*`` tables)."""
+        rows = self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
+        )
+        return {str(row[0]) for row in rows}
+
     @contextmanager
     def snapshot(self) -> Iterator[None]:
         """Reads inside see one state of the database (one read transaction)."""
