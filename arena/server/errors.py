@@ -21,7 +21,7 @@ ARENA_FAILED: Final = (
 "Unexpected <class 'KeyError'>: ...", naming the arena's internals)."""
 
 
-class ReadsUnavailable(Exception):
+class ReadsUnavailableError(Exception):
     """The database cannot be read now (its server is down or unreachable): the call
     ends UNAVAILABLE with this message, which names nothing of the host."""
 
@@ -52,7 +52,7 @@ class PlainErrors(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is 
                 return await behaviour(request, context)
             except grpc.aio.AbortError:
                 raise  # the handler's own abort(): already a status and a message
-            except ReadsUnavailable as error:
+            except ReadsUnavailableError as error:
                 log.warning("%s: %s", method, error.__cause__ or error)
                 await abort(context, grpc.StatusCode.UNAVAILABLE, str(error))
             except Exception:

@@ -21,7 +21,7 @@ from typing import Final, TypeVar
 
 from arena.store import Store, StoreError, open_store
 
-from .errors import ReadsUnavailable
+from .errors import ReadsUnavailableError
 
 T = TypeVar("T")
 
@@ -69,7 +69,7 @@ class ReadPool:
             try:
                 store = open_store(self.db, read_only=True)
             except StoreError as error:  # a database server down or unreachable
-                raise ReadsUnavailable(UNREADABLE) from error
+                raise ReadsUnavailableError(UNREADABLE) from error
             self._local.store = store
             with self._lock:
                 self._stores.append(store)
@@ -78,7 +78,7 @@ class ReadPool:
         except Exception as error:
             if store.write_fault(error) is None:  # (a lost connection: opened again next)
                 raise
-            raise ReadsUnavailable(UNREADABLE) from error
+            raise ReadsUnavailableError(UNREADABLE) from error
 
     def close(self) -> None:
         """Wait for the reads under way, then close every connection."""
