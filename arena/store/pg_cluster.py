@@ -10,7 +10,6 @@ execs (no process in between), so the id kept is the server's own.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pwd
 import shutil
@@ -112,18 +111,21 @@ class TempCluster:
         raise ClusterError(f"the PostgreSQL server did not start (see {self.folder}/server.log)")
 
     def _wait_ready(self) -> bool:
+        """Whether the server accepts a session (it refuses, or says it is starting up,
+        for a moment after its socket appears) before the timeout, or its end."""
+        import psycopg
+
         assert self._server is not None
         deadline = time.monotonic() + START_TIMEOUT_S
-        socket_file = self.folder / f".s.PGSQL.{self.port}"
         while time.monotonic() < deadline:
             if self._server.poll() is not None:
                 return False
-            if socket_file.exists():
-                with (
-                    contextlib.suppress(OSError),
-                    socket.create_connection(("127.0.0.1", self.port), timeout=1),
-                ):
+            if (self.folder / f".s.PGSQL.{self.port}").exists():
+                try:
+                    psycopg.connect(self.admin_url(), connect_timeout=5).close()
                     return True
+                except psycopg.OperationalError:
+                    pass
             time.sleep(0.05)
         return False
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .base import Store
+from .connection import Connection
 from .registry import SUBMITTED, BotStatus, ensure_league
 
 END_REASONS = ("score_limit", "deck_exhausted", "out_of_cards")
@@ -155,36 +156,7 @@ def _add_matches(
             "WHERE m.league_id = :league AND m.idx >= :first)",
             {"first": first_index, "size": table_size, "bots": len(bots), "league": league_id},
         )
-        db.execute(
-            "INSERT INTO records SELECT id, ? FROM matches WHERE league_id = ? AND idx >= ?",
-            (record, league_id, first_index),
-        )
-        if history:
-            db.execute(
-                "INSERT INTO rating_history SELECT ?, s.bot, s.match_id, "
-                "20 + (abs(random()) % 1000) / 100.0, 1 + (abs(random()) % 700) / 100.0 "
-                "FROM seats AS s WHERE s.league_id = ? AND s.idx >= ?",
-                (ladder, league_id, first_index),
-            )
-        db.execute("DELETE FROM bot_stats WHERE ladder = ?", (ladder,))
-        db.execute(
-            "INSERT INTO bot_stats SELECT m.ladder, s.bot, count(*), sum(s.rank = 1), "
-            "sum(s.score), sum(s.rank), sum(s.timeouts), sum(s.errors), sum(s.invalid), "
-            "sum(s.forfeited) FROM seats AS s JOIN matches AS m ON m.id = s.match_id "
-            "WHERE m.ladder = ? GROUP BY m.ladder, s.bot",
-            (ladder,),
-        )
-        db.execute(
-            "INSERT INTO ratings SELECT ladder, bot, 20 + (abs(random()) % 1000) / 100.0, "
-            "1 + (abs(random()) % 700) / 100.0, matches FROM bot_stats WHERE ladder = ? "
-            "ON CONFLICT(ladder, bot) DO UPDATE SET matches = excluded.matches",
-            (ladder,),
-        )
-        db.execute(
-            "INSERT INTO match_counters VALUES (?, (SELECT max(idx) + 1 FROM matches WHERE "
-            "league_id = ?)) ON CONFLICT(league_id) DO UPDATE SET next_idx = excluded.next_idx",
-            (league_id, league_id),
-        )
+        _after_seats(db, "sqlite", league_id, ladder, first_index, record, history)
         db.execute("DROP TABLE temp.synth_bots")
         db.execute("DROP TABLE temp.synth_seats")
 
@@ -230,37 +202,56 @@ def _add_matches_postgres(
             (len(bots), first_index, first_index, table_size, list(bots), table_size,
              league_id, first_index),
         )  # fmt: skip
-        db.execute(
-            "INSERT INTO records SELECT id, ? FROM matches WHERE league_id = ? AND idx >= ?",
-            (record, league_id, first_index),
-        )
-        if history:
-            db.execute(
-                "INSERT INTO rating_history SELECT ?, s.bot, s.match_id, "
-                "20 + floor(random() * 1000) / 100.0, 1 + floor(random() * 700) / 100.0 "
-                "FROM seats AS s WHERE s.league_id = ? AND s.idx >= ?",
-                (ladder, league_id, first_index),
-            )
-        db.execute("DELETE FROM bot_stats WHERE ladder = ?", (ladder,))
-        db.execute(
-            "INSERT INTO bot_stats SELECT m.ladder, s.bot, count(*), "
-            "sum(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END), sum(s.score), sum(s.rank), "
-            "sum(s.timeouts), sum(s.errors), sum(s.invalid), sum(s.forfeited) "
-            "FROM seats AS s JOIN matches AS m ON m.id = s.match_id "
-            "WHERE m.ladder = ? GROUP BY m.ladder, s.bot",
-            (ladder,),
-        )
-        db.execute(
-            "INSERT INTO ratings SELECT ladder, bot, 20 + floor(random() * 1000) / 100.0, "
-            "1 + floor(random() * 700) / 100.0, matches FROM bot_stats WHERE ladder = ? "
-            "ON CONFLICT(ladder, bot) DO UPDATE SET matches = excluded.matches",
-            (ladder,),
-        )
-        db.execute(
-            "INSERT INTO match_counters VALUES (?, (SELECT max(idx) + 1 FROM matches WHERE "
-            "league_id = ?)) ON CONFLICT(league_id) DO UPDATE SET next_idx = excluded.next_idx",
-            (league_id, league_id),
-        )
+        _after_seats(db, "postgresql", league_id, ladder, first_index, record, history)
     # The planner's statistics, so that reads take the indexes at once.
     with store.transaction() as db:
         db.execute("ANALYZE matches, seats, ratings, bot_stats, rating_history")
+
+
+def _random_below(dialect: str, n: int) -> str:
+    """SQL for a random whole number in [0, n) in ``dialect``."""
+    return f"(abs(random()) % {n})" if dialect == "sqlite" else f"floor(random() * {n})"
+
+
+def _after_seats(
+    db: Connection,
+    dialect: str,
+    league_id: str,
+    ladder: str,
+    first_index: int,
+    record: bytes,
+    history: bool,
+) -> None:
+    """The new matches' records and rating history, then the ladder's totals, ratings
+    and the league's match counter (the same SQL on both backends but for ``random``)."""
+    mu, sigma = _random_below(dialect, 1000), _random_below(dialect, 700)
+    db.execute(
+        "INSERT INTO records SELECT id, ? FROM matches WHERE league_id = ? AND idx >= ?",
+        (record, league_id, first_index),
+    )
+    if history:
+        db.execute(
+            f"INSERT INTO rating_history SELECT ?, s.bot, s.match_id, 20 + {mu} / 100.0, "
+            f"1 + {sigma} / 100.0 FROM seats AS s WHERE s.league_id = ? AND s.idx >= ?",
+            (ladder, league_id, first_index),
+        )
+    db.execute("DELETE FROM bot_stats WHERE ladder = ?", (ladder,))
+    db.execute(
+        "INSERT INTO bot_stats SELECT m.ladder, s.bot, count(*), "
+        "sum(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END), sum(s.score), sum(s.rank), "
+        "sum(s.timeouts), sum(s.errors), sum(s.invalid), sum(s.forfeited) "
+        "FROM seats AS s JOIN matches AS m ON m.id = s.match_id "
+        "WHERE m.ladder = ? GROUP BY m.ladder, s.bot",
+        (ladder,),
+    )
+    db.execute(
+        f"INSERT INTO ratings SELECT ladder, bot, 20 + {mu} / 100.0, 1 + {sigma} / 100.0, "
+        "matches FROM bot_stats WHERE ladder = ? "
+        "ON CONFLICT(ladder, bot) DO UPDATE SET matches = excluded.matches",
+        (ladder,),
+    )
+    db.execute(
+        "INSERT INTO match_counters VALUES (?, (SELECT max(idx) + 1 FROM matches WHERE "
+        "league_id = ?)) ON CONFLICT(league_id) DO UPDATE SET next_idx = excluded.next_idx",
+        (league_id, league_id),
+    )

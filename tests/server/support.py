@@ -6,6 +6,7 @@ pid) in its ``finally``; only loopback addresses are ever connected to.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime
 import ipaddress
@@ -245,3 +246,24 @@ def self_signed(directory: Path) -> tuple[Path, Path]:
         )
     )
     return cert_path, key_path
+
+
+class Clock:
+    """A clock that moves only when told (the ladder's, in tests)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def until_async(probe: Callable[[], object], what: str, timeout_s: float = 60) -> None:
+    """Poll on the event loop until ``probe()`` (real time only bounds the wait;
+    nothing is asserted on it)."""
+    try:
+        async with asyncio.timeout(timeout_s):
+            while not probe():
+                await asyncio.sleep(0.05)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None

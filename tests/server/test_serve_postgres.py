@@ -7,7 +7,6 @@ connections again. Real bots, a real PostgreSQL server, a fake clock for the lad
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 import grpc
@@ -22,27 +21,8 @@ from arena.store import StoreError, open_store
 from arena.store.pg_cluster import TempCluster
 from arena.store.postgres import PostgresStore
 from arena.v1 import arena_pb2, arena_pb2_grpc
-from server.support import FLAG_BOT, Processes, arena_cli, auth
-
-
-class Clock:
-    """A clock that moves only when told."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-async def _until(probe: Callable[[], object], what: str, timeout_s: float = 60) -> None:
-    """Poll (real time only bounds the wait; nothing is asserted on it)."""
-    try:
-        async with asyncio.timeout(timeout_s):
-            while not probe():
-                await asyncio.sleep(0.05)
-    except TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}") from None
+from server.support import FLAG_BOT, Clock, Processes, arena_cli, auth
+from server.support import until_async as _until
 
 
 @pytest.mark.slow
