@@ -19,7 +19,7 @@ from arena.cli import main
 from arena.store import StoreError, masked, open_store
 from arena.store.dialect import unused_rewrites
 from arena.store.pg_cluster import TempCluster
-from arena.store.postgres import PostgresStore
+from arena.store.postgres import ClaimLostError, PostgresStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -242,3 +242,28 @@ def test_masked_hides_passwords_only() -> None:
         "postgresql://ann@h/db?password=***&sslmode=require"
     )
     assert masked("arena-data/x.db") == "arena-data/x.db"
+
+
+def test_a_claim_taken_while_the_connection_was_down_stops_every_write(
+    pg_cluster: TempCluster, pg_store: PostgresStore, pg_url: str
+) -> None:
+    pg_store.create_league("lg", {})
+    pg_store.claim("serve", "another `arena serve` is using it")
+    _terminate(pg_cluster, pg_store)
+    other = open_store(pg_url)
+    try:
+        other.claim("serve", "busy")  # the ended session's lock went with it
+        for _ in range(2):  # the ended session, then the claim found taken; then always
+            with pytest.raises((psycopg.OperationalError, ClaimLostError)):
+                pg_store.finish_league("lg")
+        with pytest.raises(ClaimLostError, match="another `arena serve` is using it") as lost:
+            pg_store.finish_league("lg")
+        fault = pg_store.write_fault(lost.value)
+        assert fault is not None
+        assert fault.why == "another process took over the database"
+        league = other.league("lg")
+        assert league is not None
+        assert league["status"] == "running"  # nothing written beside the new holder
+        other.finish_league("lg")
+    finally:
+        other.close()

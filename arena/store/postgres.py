@@ -37,6 +37,11 @@ _MIGRATION_LOCK: Final = APPLICATION_ID
 """The advisory lock key under which one opener at a time makes the schema."""
 
 
+class ClaimLostError(StoreError):
+    """The connection broke, and another process took one of this Store's claims
+    before it could connect again."""
+
+
 class PgRow(tuple[Any, ...]):
     """A row read by position or by column name, like ``sqlite3.Row``."""
 
@@ -138,6 +143,7 @@ class PostgresStore(Store):
         self.where = masked(url)
         self._read_only = read_only
         self._claims: dict[int, str] = {}
+        self._lost: str | None = None
         try:
             options = conninfo.conninfo_to_dict(url)
         except psycopg.Error as error:
@@ -174,14 +180,19 @@ class PostgresStore(Store):
     def live(self) -> psycopg.Connection[PgRow]:
         """The connection, opened again if it broke (psycopg.OperationalError if the
         server cannot be reached). Claims held are taken again; if another process took
-        one meanwhile, StoreError."""
+        one meanwhile, ClaimLostError, then and on every later use: this Store must not
+        write beside that process."""
+        if self._lost is not None:
+            raise ClaimLostError(self._lost)
         if not (self._conn.closed or self._conn.broken):
             return self._conn
         self._conn.close()
         self._conn = self._connect()
         for key, busy in self._claims.items():
             if not self._try_lock(key):
-                raise StoreError(f"the connection to {self.where} was lost and meanwhile {busy}")
+                self._conn.close()
+                self._lost = f"the connection to {self.where} was lost and meanwhile {busy}"
+                raise ClaimLostError(self._lost)
         return self._conn
 
     # ------------------------------------------------------------------ schema
@@ -311,5 +322,11 @@ class PostgresStore(Store):
         return False
 
     def write_fault(self, error: BaseException) -> WriteFault | None:
-        """See ``Store.write_fault`` (PostgreSQL's SQLSTATEs, ``unwritable.py``)."""
+        """See ``Store.write_fault`` (PostgreSQL's SQLSTATEs, ``unwritable.py``). A lost
+        claim is one too: nothing more is written (a paused ladder stays paused)."""
+        if isinstance(error, ClaimLostError):
+            return WriteFault(
+                "another process took over the database",
+                f"{error}; stop that process or this one (restarting this one resumes it)",
+            )
         return postgres_write_fault(error, self.where)
