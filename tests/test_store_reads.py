@@ -195,6 +195,16 @@ def test_pages_walk_every_row_once_in_order(db_url: str) -> None:
         assert walked_ids == mine
         assert walked_ids
 
+        # The newest of every league at once: each league's index, merged.
+        def key(m: MatchRow) -> tuple[float, int, str]:
+            return (m.finished_at, m.idx, m.id)
+
+        every = sorted(store.matches(league_id="lg") + store.matches(league_id="other"), key=key)
+        assert [m.id for m in store.matches(limit=60)] == [m.id for m in every[-60:]]
+        of_bot = [m for m in every if any(s.bot == "bot-011" for s in m.seats)]
+        assert store.matches(bot="bot-011", limit=9) == of_bot[-9:]
+        assert len(store.matches(limit=5000)) == 543
+
         board = leaderboard(store, "lg/g/p/4p")
         shown: list[Row] = []
         after: tuple[float, str] | None = None

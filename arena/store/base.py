@@ -268,6 +268,8 @@ class Store(ABC):
         ``limit``, the newest ``limit``, read newest first through an index)."""
         if league_id is not None and limit is not None:
             return self.match_page(league_id, bot=bot, before=None, limit=limit)[::-1]
+        if limit is not None:
+            return self._newest_of_all_leagues(bot, limit)
         sql = "SELECT * FROM matches"
         where: list[str] = []
         params: list[object] = []
@@ -299,8 +301,23 @@ class Store(ABC):
         by finish time, then index, both descending, starting after ``before`` (the
         ``(finished_at, idx)`` of the last match of the previous page). Indexed: the cost
         is the page's, whatever the history holds."""
+        rows = self._db.execute(*self._page_query(league_id, bot, before, limit, keys=False))
+        return self._match_rows(rows.fetchall())
+
+    def _page_query(
+        self,
+        league_id: str,
+        bot: str | None,
+        before: tuple[float, int] | None,
+        limit: int,
+        *,
+        keys: bool,
+    ) -> tuple[str, list[object]]:
+        """``match_page``'s query: whole match rows, or (with ``keys``) only their
+        ``finished_at, idx, id``."""
         if bot is None:
-            sql = "SELECT * FROM matches WHERE league_id = ?"
+            columns = "finished_at, idx, id" if keys else "*"
+            sql = f"SELECT {columns} FROM matches WHERE league_id = ?"
             params: list[object] = [league_id]
             order = "finished_at DESC, idx DESC"
             if before is not None:
@@ -309,17 +326,35 @@ class Store(ABC):
         else:
             # The seat rows carry their match's league, finish time and index (migration
             # 4) so that one bot's matches come in order from the seats_by_bot index.
-            sql = (
-                "SELECT m.* FROM seats AS s JOIN matches AS m ON m.id = s.match_id "
-                "WHERE s.bot = ? AND s.league_id = ?"
-            )
+            if keys:
+                sql = "SELECT s.finished_at, s.idx, s.match_id FROM seats AS s "
+            else:
+                sql = "SELECT m.* FROM seats AS s JOIN matches AS m ON m.id = s.match_id "
+            sql += "WHERE s.bot = ? AND s.league_id = ?"
             params = [bot, league_id]
             order = "s.finished_at DESC, s.idx DESC"
             if before is not None:
                 sql += " AND (s.finished_at, s.idx) < (?, ?)"
                 params += before
-        rows = self._db.execute(f"{sql} ORDER BY {order} LIMIT ?", [*params, limit]).fetchall()
-        return self._match_rows(rows)
+        return f"{sql} ORDER BY {order} LIMIT ?", [*params, limit]
+
+    def _newest_of_all_leagues(self, bot: str | None, limit: int) -> list[MatchRow]:
+        """The newest ``limit`` matches of any league (of one bot), newest last: each
+        league's newest through its index, merged (no sort of the whole history)."""
+        newest: list[tuple[float, int, str]] = []
+        for (league_id,) in self._db.execute("SELECT id FROM leagues").fetchall():
+            query = self._page_query(league_id, bot, None, limit, keys=True)
+            newest += [(r[0], r[1], r[2]) for r in self._db.execute(*query)]
+        newest = sorted(newest, reverse=True)[:limit]
+        order = {match_id: n for n, (_, _, match_id) in enumerate(newest[::-1])}
+        rows: list[Row] = []
+        ids = list(order)
+        for start in range(0, len(ids), 500):
+            batch = ids[start : start + 500]
+            rows += self._db.execute(
+                f"SELECT * FROM matches WHERE id IN ({', '.join('?' * len(batch))})", batch
+            ).fetchall()
+        return self._match_rows(sorted(rows, key=lambda row: order[row["id"]]))
 
     def match(self, match_id: str) -> MatchRow | None:
         """One finished match."""
