@@ -121,6 +121,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs of each command (5)")
     parser.add_argument("--pg-url", help="an empty PostgreSQL database to use instead")
     parser.add_argument("--keep", metavar="DIR", help="keep (and reuse) the SQLite file here")
+    parser.add_argument(
+        "--backends", default="sqlite,postgresql", help="which to measure (both by default)"
+    )
     args = parser.parse_args()
 
     result: dict[str, object] = {"matches": args.matches, "bots": args.bots}
@@ -129,25 +132,28 @@ def main() -> int:
     result["floor_s"] = round(floor, 3)
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-db-"))
     folder.mkdir(parents=True, exist_ok=True)
+    backends = args.backends.split(",")
     sqlite_db = str(folder / f"history-{args.matches}.db")
-    if not Path(sqlite_db).exists():
-        log(f"building {args.matches} matches on SQLite ...")
-        result["sqlite_build_s"] = round(build(sqlite_db, args.matches, args.bots), 1)
-    log(f"SQLite ({os.path.getsize(sqlite_db) / 1e9:.2f} GB):")
-    result["sqlite"] = measure(sqlite_db, args.runs)
+    if "sqlite" in backends:
+        if not Path(sqlite_db).exists():
+            log(f"building {args.matches} matches on SQLite ...")
+            result["sqlite_build_s"] = round(build(sqlite_db, args.matches, args.bots), 1)
+        log(f"SQLite ({os.path.getsize(sqlite_db) / 1e9:.2f} GB):")
+        result["sqlite"] = measure(sqlite_db, args.runs)
 
     cluster = None
     try:
-        if args.pg_url:
-            pg_db = args.pg_url
-        else:
-            cluster = TempCluster()
-            cluster.start()
-            pg_db = cluster.create_database("history")
-        log(f"building {args.matches} matches on PostgreSQL ...")
-        result["postgresql_build_s"] = round(build(pg_db, args.matches, args.bots), 1)
-        log("PostgreSQL:")
-        result["postgresql"] = measure(pg_db, args.runs)
+        if "postgresql" in backends:
+            if args.pg_url:
+                pg_db = args.pg_url
+            else:
+                cluster = TempCluster()
+                cluster.start()
+                pg_db = cluster.create_database("history")
+            log(f"building {args.matches} matches on PostgreSQL ...")
+            result["postgresql_build_s"] = round(build(pg_db, args.matches, args.bots), 1)
+            log("PostgreSQL:")
+            result["postgresql"] = measure(pg_db, args.runs)
     finally:
         if cluster is not None:
             cluster.stop()

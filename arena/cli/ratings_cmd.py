@@ -172,7 +172,9 @@ def _unknown_filter(store: Store, args: argparse.Namespace) -> str | None:
         bots = [
             r[0]
             for r in store.read(
-                "SELECT name FROM bots UNION SELECT DISTINCT bot FROM seats ORDER BY 1"
+                # Every bot that played is rated: the ratings name them without a scan
+                # of every seat (millions on a long history).
+                "SELECT name FROM bots UNION SELECT bot FROM ratings ORDER BY 1"
             )
         ]
         if args.bot not in bots:
