@@ -89,12 +89,12 @@ def timed(args: list[str], runs: int) -> tuple[float, float]:
     return statistics.median(answers), statistics.median(walls)
 
 
-def import_floor(runs: int) -> float:
-    """Median wall seconds of a process that only imports the ``arena`` command."""
+def import_floor(runs: int, modules: str = "arena.cli") -> float:
+    """Median wall seconds of a process that only imports ``modules``."""
     walls = []
     for _ in range(runs):
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "import arena.cli"], cwd=ROOT, check=True)
+        subprocess.run([sys.executable, "-c", f"import {modules}"], cwd=ROOT, check=True)
         walls.append(time.perf_counter() - started)
     return statistics.median(walls)
 
@@ -130,6 +130,9 @@ def main() -> int:
     floor = import_floor(args.runs)
     log(f"floor (the interpreter and the arena's imports): {floor:.3f} s")
     result["floor_s"] = round(floor, 3)
+    driver = import_floor(args.runs, "arena.cli, psycopg") - floor
+    log(f"importing psycopg on top (part of every answer on PostgreSQL): {driver:.3f} s")
+    result["psycopg_import_s"] = round(driver, 3)
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-db-"))
     folder.mkdir(parents=True, exist_ok=True)
     backends = args.backends.split(",")
