@@ -18,7 +18,13 @@ from .base import Store, StoreError
 from .connection import Row
 from .locks import LockBusyError, LockFile
 from .migrations import APPLICATION_ID, MIGRATIONS
+from .rows import HeldMatch, MatchRow, RatingRow, SeatRow, Standing, standing_key
 from .unwritable import WriteFault, write_fault
+
+__all__ = [  # the rows' old import path (they live in rows.py), for code written before
+    "HeldMatch", "MatchRow", "RatingRow", "SeatRow", "SqliteStore", "Standing", "StoreError",
+    "standing_key",
+]  # fmt: skip
 
 BUSY_TIMEOUT_S = 30.0
 """How long a Store waits for another process holding the database."""
