@@ -34,7 +34,7 @@ from arena import native  # noqa: E402
 from arena.gctune import tune_for_latency  # noqa: E402
 from arena.league.config import Entrant, LeagueConfig  # noqa: E402
 from arena.league.runner import run_league  # noqa: E402
-from arena.store import Store  # noqa: E402
+from arena.store import open_store  # noqa: E402
 from arena.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
 
 Work = Callable[
@@ -107,7 +107,7 @@ async def league_rate(bots: int, concurrency: int, matches: int) -> tuple[float,
             deadline_ms=5000,
             db=str(Path(tmp) / "bench.db"),
         )
-        store = Store(config.db)
+        store = open_store(config.db)
         summary = await run_league(config, store)
         store.close()
     # wall_s includes starting the bot processes; subtract nothing, it is what users see

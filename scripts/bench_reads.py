@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from arena.server.config import ServeConfig  # noqa: E402
-from arena.store import Store  # noqa: E402
+from arena.store import open_store  # noqa: E402
 from arena.store.registry import BotStatus  # noqa: E402
 from arena.store.synthetic import add_bots, add_matches  # noqa: E402
 from arena.store.tokens import create_token  # noqa: E402
@@ -82,7 +82,7 @@ def real_record(directory: Path) -> bytes:
 def build(db: Path, config: ServeConfig, matches: int, history_bots: int, record: bytes) -> float:
     """The history; seconds taken."""
     started = time.perf_counter()
-    store = Store(db)
+    store = open_store(db)
     try:
         names = [f"hist-{i:04d}" for i in range(history_bots)]
         add_bots(store, names, owner="history", status=BotStatus.SUSPENDED)
@@ -426,7 +426,7 @@ def main() -> int:
     run = f"{os.getpid()}"
     owners = [f"author{i}" for i in range(args.bots)]
     names = [f"live-{run}-{i}" for i in range(args.bots)]
-    store = Store(db)  # with --old-schema, migration 4 is undone just below
+    store = open_store(db)  # with --old-schema, migration 4 is undone just below
     try:
         # Bots of an earlier run on a reused database play no more.
         with store.transaction() as conn:

@@ -56,7 +56,7 @@ from bench_reads import (  # noqa: E402
 )
 
 from arena.server.config import ServeConfig  # noqa: E402
-from arena.store import Store  # noqa: E402
+from arena.store import open_store  # noqa: E402
 from arena.store.tokens import create_token  # noqa: E402
 
 PY = sys.executable
@@ -174,7 +174,7 @@ def main() -> int:
         log(f"built in {build_s:.1f} s, {db.stat().st_size / 1e6:.0f} MB")
     owners = [f"author{i}" for i in range(args.bots)]
     names = [f"live-{os.getpid()}-{i}" for i in range(args.bots)]
-    store = Store(db)
+    store = open_store(db)
     try:
         with store.transaction() as conn:
             conn.execute("UPDATE bots SET status = 'retired' WHERE name LIKE 'live-%'")

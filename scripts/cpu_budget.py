@@ -41,7 +41,7 @@ from arena.gctune import tune_for_latency  # noqa: E402
 from arena.league.config import Entrant, LeagueConfig  # noqa: E402
 from arena.league.processes import ManagedBot  # noqa: E402
 from arena.league.runner import run_league  # noqa: E402
-from arena.store import Store  # noqa: E402
+from arena.store import open_store  # noqa: E402
 from arena.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -103,7 +103,7 @@ async def league_window(
             deadline_ms=5000,
             db=str(Path(tmp) / "budget.db"),
         )
-        store = Store(config.db)
+        store = open_store(config.db)
         task = asyncio.create_task(sampler())
         summary = await run_league(config, store)
         store.close()

@@ -1,5 +1,6 @@
-"""Claims on a database (``Store.claim``) and the "is anybody else here" check that
-guards removing a database: real files, real processes."""
+"""Claims on a database (``Store.claim``: a lock file for SQLite, advisory locks for
+PostgreSQL) and the "is anybody else here" check that guards removing a database: real
+files, real servers, real processes."""
 
 from __future__ import annotations
 
@@ -10,21 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from arena.store import Store, StoreError
+from arena.store import StoreError, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_a_claim_excludes_another_store_even_in_the_same_process(tmp_path: Path) -> None:
-    db = tmp_path / "x.db"
-    first, second = Store(db), Store(db)
+def test_a_claim_excludes_another_store_even_in_the_same_process(db_url: str) -> None:
+    db = db_url
+    first, second = open_store(db), open_store(db)
     try:
         first.claim("league a", "busy")
         with pytest.raises(StoreError, match="busy"):
             second.claim("league a", "busy")
         second.claim("league b", "busy")  # another name is free
         second.close()  # closing another Store must not drop the first one's claim
-        third = Store(db)
+        third = open_store(db)
         try:
             with pytest.raises(StoreError, match="busy"):
                 third.claim("league a", "busy")
@@ -32,19 +33,60 @@ def test_a_claim_excludes_another_store_even_in_the_same_process(tmp_path: Path)
             third.close()
     finally:
         first.close()
-    again = Store(db)  # a closed Store's claims are gone
+    again = open_store(db)  # a closed Store's claims are gone
     try:
         again.claim("league a", "busy")
     finally:
         again.close()
 
 
+@pytest.mark.slow
+def test_a_killed_process_gives_up_its_claim(db_url: str) -> None:
+    # SIGKILL: no close(), no cleanup; the kernel (SQLite's lock file) or the server
+    # (PostgreSQL's session ends with its connection) must drop the claim.
+    code = (
+        "import sys\n"
+        "from arena.store import open_store\n"
+        f"store = open_store({db_url!r})\n"
+        "store.claim('serve', 'busy')\n"
+        "print('claimed', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    store = None
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "claimed"
+        store = open_store(db_url)
+        with pytest.raises(StoreError, match="busy"):
+            store.claim("serve", "busy")
+        holder.kill()
+        holder.wait(timeout=30)
+        deadline = time.monotonic() + 30  # the server notices the closed socket at once
+        while True:
+            try:
+                store.claim("serve", "busy")
+                break
+            except StoreError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+        if store is not None:
+            store.close()
+
+
 def test_alone_sees_another_open_store(tmp_path: Path) -> None:
     db = tmp_path / "x.db"
-    mine = Store(db)
+    mine = open_store(db)
     try:
         assert mine.alone()
-        other = Store(db)
+        other = open_store(db)
         assert not mine.alone()
         other.close()
         assert mine.alone()
@@ -68,7 +110,7 @@ def test_a_refused_league_keeps_a_database_another_process_opened(tmp_path: Path
         deadline = time.monotonic() + 20
         while not db.exists() and time.monotonic() < deadline:
             time.sleep(0.02)
-        store = Store(db)
+        store = open_store(db)
         _, err = league.communicate(timeout=60)
         assert league.returncode == 2
         assert "exited with status 3" in err
@@ -88,9 +130,9 @@ def test_processes_opening_a_new_database_at_once_all_succeed(tmp_path: Path) ->
     start = time.time() + 1.0
     code = (
         "import sys, time\n"
-        "from arena.store import Store\n"
+        "from arena.store import open_store\n"
         f"while time.time() < {start}: pass\n"
-        f"Store({str(db)!r}).close()\n"
+        f"open_store({str(db)!r}).close()\n"
     )
     openers = [
         subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stderr=subprocess.PIPE, text=True)
@@ -102,7 +144,7 @@ def test_processes_opening_a_new_database_at_once_all_succeed(tmp_path: Path) ->
         if opener.returncode:
             errors.append(err.strip().splitlines()[-1])
     assert errors == []
-    store = Store(db, create=False)
+    store = open_store(db, create=False)
     try:
         assert store.ladders() == []  # one good schema
     finally:

@@ -1,20 +1,22 @@
 """The store's indexed reads (migration 4): an old database gets the indexes, the seat
 columns and the per-bot totals; recorded matches keep the totals equal to what the seats
-say; pages walk every row once, in order; read-only connections write nothing."""
+say; pages walk every row once, in order; read-only connections write nothing. On
+SQLite and on PostgreSQL (``db_url``), except the old SQLite file's migration."""
 
 from __future__ import annotations
 
 import gzip
 import sqlite3
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
 from arena.league.leaderboard import Row, leaderboard, standing_row
-from arena.store import Store, StoreError
+from arena.store import Store, StoreError, open_store
 from arena.store.migrations import MIGRATIONS
 from arena.store.registry import BotStatus, bot_page, list_bots
-from arena.store.sqlite import MatchRow, RatingRow, SeatRow
+from arena.store.rows import MatchRow, RatingRow, SeatRow
 from arena.store.synthetic import add_bots, add_matches
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +29,8 @@ NEW_INDEXES = {
     ("bots", "bots_by_owner"),
 }
 TOTALS_FROM_SEATS = (
-    "SELECT m.ladder, s.bot, count(*), sum(s.rank = 1), sum(s.score), sum(s.rank), "
+    "SELECT m.ladder, s.bot, count(*), sum(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END), "
+    "sum(s.score), sum(s.rank), "
     "sum(s.timeouts), sum(s.errors), sum(s.invalid), sum(s.forfeited) "
     "FROM seats AS s JOIN matches AS m ON m.id = s.match_id GROUP BY m.ladder, s.bot "
     "ORDER BY 1, 2"
@@ -57,6 +60,11 @@ def _totals(db: sqlite3.Connection) -> list[tuple[object, ...]]:
     return [tuple(r) for r in db.execute("SELECT * FROM bot_stats ORDER BY 1, 2")]
 
 
+def _rows(store: Store, sql: str) -> list[tuple[object, ...]]:
+    """Rows as plain tuples of ints, floats and strings (PostgreSQL sums are decimals)."""
+    return [tuple(int(v) if isinstance(v, Decimal) else v for v in r) for r in store.read(sql)]
+
+
 def test_an_old_database_gets_the_indexes_columns_and_totals(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     _restore(path)
@@ -70,7 +78,7 @@ def test_an_old_database_gets_the_indexes_columns_and_totals(tmp_path: Path) -> 
                 "FROM seats s JOIN matches m ON m.id = s.match_id GROUP BY m.ladder, s.bot"
             )
         }
-    store = Store(path)
+    store = open_store(path)
     try:
         ladders = store.ladders()
         boards = {ladder: leaderboard(store, ladder) for ladder in ladders}
@@ -126,8 +134,8 @@ def _match(index: int, at: float, seats: list[tuple[str, int, int, bool, int]]) 
     )
 
 
-def test_recorded_matches_keep_the_totals_equal_to_the_seats(tmp_path: Path) -> None:
-    store = Store(tmp_path / "a.db")
+def test_recorded_matches_keep_the_totals_equal_to_the_seats(db_url: str) -> None:
+    store = open_store(db_url)
     try:
         store.create_league("lg", {})
         played = [
@@ -139,14 +147,12 @@ def test_recorded_matches_keep_the_totals_equal_to_the_seats(tmp_path: Path) -> 
             ratings = [RatingRow(match.ladder, s.bot, 25.0, 8.0, 1) for s in match.seats]
             store.record_match(match, {}, [], b"", ratings)
         stats = store.seat_stats("lg/game/p/3p")
-        db = sqlite3.connect(store.path)
-        try:
-            assert _totals(db) == [tuple(r) for r in db.execute(TOTALS_FROM_SEATS)]
-            seat_columns = db.execute(
-                "SELECT DISTINCT league_id, finished_at, idx FROM seats ORDER BY idx"
-            ).fetchall()
-        finally:
-            db.close()
+        assert _rows(store, "SELECT * FROM bot_stats ORDER BY 1, 2") == _rows(
+            store, TOTALS_FROM_SEATS
+        )
+        seat_columns = _rows(
+            store, "SELECT DISTINCT league_id, finished_at, idx FROM seats ORDER BY idx"
+        )
         assert seat_columns == [("lg", 10.0, 0), ("lg", 11.0, 1), ("lg", 11.0, 2)]
         assert stats["a"]["matches"] == 3
         assert stats["a"]["wins"] == 2
@@ -164,8 +170,8 @@ def test_recorded_matches_keep_the_totals_equal_to_the_seats(tmp_path: Path) -> 
         store.close()
 
 
-def test_pages_walk_every_row_once_in_order(tmp_path: Path) -> None:
-    store = Store(tmp_path / "p.db")
+def test_pages_walk_every_row_once_in_order(db_url: str) -> None:
+    store = open_store(db_url)
     try:
         names = [f"bot-{i:03d}" for i in range(37)]
         add_bots(store, names[:20], owner="ann")
@@ -188,6 +194,16 @@ def test_pages_walk_every_row_once_in_order(tmp_path: Path) -> None:
             before = (page[-1].finished_at, page[-1].idx)
         assert walked_ids == mine
         assert walked_ids
+
+        # The newest of every league at once: each league's index, merged.
+        def key(m: MatchRow) -> tuple[float, int, str]:
+            return (m.finished_at, m.idx, m.id)
+
+        every = sorted(store.matches(league_id="lg") + store.matches(league_id="other"), key=key)
+        assert [m.id for m in store.matches(limit=60)] == [m.id for m in every[-60:]]
+        of_bot = [m for m in every if any(s.bot == "bot-011" for s in m.seats)]
+        assert store.matches(bot="bot-011", limit=9) == of_bot[-9:]
+        assert len(store.matches(limit=5000)) == 543
 
         board = leaderboard(store, "lg/g/p/4p")
         shown: list[Row] = []
@@ -215,19 +231,26 @@ def test_pages_walk_every_row_once_in_order(tmp_path: Path) -> None:
         store.close()
 
 
-def test_a_read_only_connection_reads_and_writes_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "r.db"
-    Store(path).close()
-    reader = Store(path, read_only=True)
+def test_a_read_only_connection_reads_and_writes_nothing(db_url: str, tmp_path: Path) -> None:
+    open_store(db_url).close()
+    reader = open_store(db_url, read_only=True)
     try:
         assert reader.ladders() == []
-        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        with pytest.raises(Exception, match=r"(?i)read.?only") as refused:
             reader.create_league("x", {})
+        fault = reader.write_fault(refused.value)
+        assert fault is not None
+        assert "read" in fault.why
     finally:
         reader.close()
+    writer = open_store(db_url)
+    try:
+        assert writer.league("x") is None
+    finally:
+        writer.close()
     with pytest.raises(StoreError, match="no database"):
-        Store(tmp_path / "missing.db", read_only=True)
+        open_store(tmp_path / "missing.db", read_only=True)
     old = tmp_path / "old.db"
     _restore(old)
     with pytest.raises(StoreError, match="schema version 3"):
-        Store(old, read_only=True)
+        open_store(old, read_only=True)

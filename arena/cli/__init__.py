@@ -23,6 +23,7 @@ from arena.gctune import tune_for_latency
 from . import (
     author_cmd,
     checkbot,
+    db_cmd,
     league_cmd,
     match_cmd,
     play_cmd,
@@ -46,6 +47,7 @@ COMMANDS = (
     author_cmd,
     web_cmd,
     play_cmd,
+    db_cmd,
 )
 
 

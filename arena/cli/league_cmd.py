@@ -23,7 +23,7 @@ from arena.league.config import (
 from arena.league.leaderboard import leaderboard, render
 from arena.league.progress import Progress
 from arena.league.runner import LeagueError, run_league
-from arena.store import Store, StoreError
+from arena.store import Store, StoreError, is_postgres_url, masked, open_store
 from arena.text import shown
 
 from .entrants import EntrantError, parse_entrant
@@ -75,7 +75,9 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--tau", type=float, help="TrueSkill dynamics (default 0)")
     parser.add_argument("--draw-probability", type=float, help="TrueSkill draw probability")
-    parser.add_argument("--db", help=f"database file (default {DEFAULT_DB})")
+    parser.add_argument(
+        "--db", help=f"database: a file, or postgresql://USER@HOST:PORT/DB (default {DEFAULT_DB})"
+    )
     parser.add_argument(
         "--resume",
         action="store_true",
@@ -135,15 +137,16 @@ def run(args: argparse.Namespace) -> int:
         config = build_config(file_settings, overrides)
     except (LeagueConfigError, EntrantError) as error:
         return _fail(str(error))
-    new_file = not Path(config.db).exists()
+    new_file = not is_postgres_url(config.db) and not Path(config.db).exists()
     try:
-        store = Store(config.db)
+        store = open_store(config.db)
     except StoreError as error:
         return _fail(str(error))
     if args.resume and store.league(config.league_id) is None:
         _close_discarding_new(store, config.db, new_file)
         return _fail(
-            f"no league {config.league_id!r} in {config.db} to resume; drop --resume to start it"
+            f"no league {config.league_id!r} in {masked(config.db)} to resume; drop --resume "
+            "to start it"
         )
     progress = None if args.quiet else Progress(config.total_matches)
     try:
@@ -161,7 +164,8 @@ def run(args: argparse.Namespace) -> int:
     resumed = f" (resumed after {summary.resumed_from})" if summary.resumed_from else ""
     print(
         f"league {summary.league_id}: {summary.total} matches{resumed}, {summary.played} played "
-        f"now in {summary.wall_s:.1f} s ({summary.decisions} decisions); database {config.db}"
+        f"now in {summary.wall_s:.1f} s ({summary.decisions} decisions); "
+        f"database {masked(config.db)}"
     )
     for name, count in sorted(summary.restarts.items()):
         print(f"  managed bot {shown(name)} died and was restarted {count} time(s)")

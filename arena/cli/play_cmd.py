@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     token = args.play_token or (None if loopback else secrets.token_urlsafe(18))
 
     from arena.referee.channels import ChannelPool
-    from arena.store import Store, StoreError
+    from arena.store import StoreError, open_store
     from arena.web.app import create_app
     from arena.web.play_room import PlayRoom, PlaySettings
     from arena.web.server import bind
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     from .match_cmd import entrant_seats
 
     try:
-        Store(args.db).close()  # creates it, or says plainly that it is no arena database
+        open_store(args.db).close()  # creates it, or says plainly that it is no arena database
         sock = bind(args.host, args.port)
     except (StoreError, OSError) as error:
         return _fail(str(error))

@@ -12,7 +12,7 @@ from arena.games import DEFAULT_GAME
 from arena.games import get as get_game
 from arena.league.config import DEFAULT_DB
 from arena.league.leaderboard import FORMATS, Ladder, leaderboard, render_ladders
-from arena.store import Store, StoreError
+from arena.store import Store, StoreError, masked, open_store
 from arena.text import shown
 
 from . import arena_views
@@ -75,7 +75,7 @@ def register(sub: Any) -> None:
 
 def _open(path: str, command: str) -> Store | None:
     try:
-        return Store(path, create=False)
+        return open_store(path, create=False)
     except StoreError as error:
         print(f"arena {command}: {error}", file=sys.stderr)
         return None
@@ -145,7 +145,7 @@ def run_ratings(args: argparse.Namespace) -> int:
                 guess = f" (did you mean {' or '.join(hint)}?)" if hint else ""
                 print(
                     shown(
-                        f"arena ratings: no ladder {args.ladder!r} in {args.db}{guess}; "
+                        f"arena ratings: no ladder {args.ladder!r} in {masked(args.db)}{guess}; "
                         f"{_names(ladders, 'ladders')}; names are LEAGUE/GAME/PRESET/Np"
                     ),
                     file=sys.stderr,
@@ -180,16 +180,18 @@ def _unknown_filter(store: Store, args: argparse.Namespace) -> str | None:
     """Why ``--league`` or ``--bot`` names nothing in the database, or None."""
     if args.league is not None and store.league(args.league) is None:
         leagues = [r[0] for r in store.read("SELECT id FROM leagues ORDER BY created_at, id")]
-        return f"no league {args.league!r} in {args.db}; " + _names(leagues, "leagues")
+        return f"no league {args.league!r} in {masked(args.db)}; " + _names(leagues, "leagues")
     if args.bot is not None:
         bots = [
             r[0]
             for r in store.read(
-                "SELECT name FROM bots UNION SELECT DISTINCT bot FROM seats ORDER BY 1"
+                # Every bot that played is rated: the ratings name them without a scan
+                # of every seat (millions on a long history).
+                "SELECT name FROM bots UNION SELECT bot FROM ratings ORDER BY 1"
             )
         ]
         if args.bot not in bots:
-            return f"no bot {args.bot!r} in {args.db}; " + _names(bots, "bots")
+            return f"no bot {args.bot!r} in {masked(args.db)}; " + _names(bots, "bots")
     return None
 
 
@@ -222,7 +224,9 @@ def run_matches(args: argparse.Namespace) -> int:
                 for s in row.seats
             )
             print(f"{shown(row.id)}  {shown(row.ladder)}  {shown(row.end_reason):<16} {seats}")
-        print(f"({len(rows)} matches; replay one with: arena replay MATCH_ID --db {args.db})")
+        print(
+            f"({len(rows)} matches; replay one with: arena replay MATCH_ID --db {masked(args.db)})"
+        )
         return 0
     finally:
         store.close()

@@ -11,7 +11,7 @@ from arena.league.config import DEFAULT_DB
 from arena.league.secrecy import deal_in_play
 from arena.referee.record import RecordError, decode_record, read_record
 from arena.referee.replay import replay_lines
-from arena.store import Store, StoreError
+from arena.store import Store, StoreError, masked, open_store
 
 from . import arena_views
 from .arena_views import add_remote_options
@@ -62,7 +62,7 @@ def _looks_like_a_file(source: str) -> bool:
 
 
 def _from_store(db: str, match_id: str) -> list[dict[str, Any]]:
-    store = Store(db, create=False)
+    store = open_store(db, create=False)
     try:
         data = store.record(match_id)
         if data is not None:
@@ -70,7 +70,9 @@ def _from_store(db: str, match_id: str) -> list[dict[str, Any]]:
     finally:
         store.close()
     if data is None:
-        raise RecordError(f"no finished match {match_id!r} in {db} (see: arena matches --db {db})")
+        raise RecordError(
+            f"no finished match {match_id!r} in {masked(db)} (see: arena matches --db {masked(db)})"
+        )
     return decode_record(data)
 
 
@@ -82,7 +84,7 @@ def _refuse_a_deal_still_in_play(store: Store, match_id: str) -> None:
         return
     problem = deal_in_play(store, match)
     if problem is not None:
-        raise RecordError(f"{problem} (arena matches --db {store.path})")
+        raise RecordError(f"{problem} (arena matches --db {store.where})")
 
 
 def print_replay(lines: list[dict[str, Any]], seat: int | None) -> int:

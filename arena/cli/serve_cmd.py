@@ -21,7 +21,7 @@ from arena.server.config import (
     ServeConfigError,
     validate,
 )
-from arena.store import StoreError
+from arena.store import StoreError, masked
 from arena.text import ShownLogFormatter
 
 from .game_option import add_game_option
@@ -42,7 +42,11 @@ def register(sub: Any) -> None:
         "Ctrl-C or SIGTERM; the same command on the same --db continues where it stopped. "
         "See docs/serve.md.",
     )
-    parser.add_argument("--db", required=True, help="database file (created if missing)")
+    parser.add_argument(
+        "--db",
+        required=True,
+        help="database: a file (created if missing) or postgresql://USER@HOST:PORT/DB",
+    )
     parser.add_argument(
         "--host",
         default="127.0.0.1",
@@ -247,7 +251,7 @@ def run(args: argparse.Namespace) -> int:
     def ready(arena: RunningArena) -> None:
         print(READY.format(address=arena.address), flush=True)
         print(
-            f"  ladder {config.ladder}, database {config.db}, bots allowed on "
+            f"  ladder {config.ladder}, database {masked(config.db)}, bots allowed on "
             f"{', '.join(config.allow)}{', TLS' if config.tls_cert else ''}",
             flush=True,
         )

@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from arena.names import BadNameError
-from arena.store import Store, StoreError
+from arena.store import Store, StoreError, open_store
 from arena.store.tokens import create_token, list_tokens, revoke_token
 from arena.text import shown
 
@@ -42,7 +42,7 @@ def register(sub: Any) -> None:
 
 def _store(path: str, *, create: bool) -> Store | None:
     try:
-        return Store(path, create=create)
+        return open_store(path, create=create)
     except StoreError as error:
         print(f"arena token: {error}", file=sys.stderr)
         return None

@@ -64,14 +64,14 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"arena web: {problem}", file=sys.stderr)
         return 2
-    from arena.store import Store, StoreError
+    from arena.store import StoreError, open_store
     from arena.web.app import create_app
     from arena.web.server import bind
     from arena.web.server import run as serve
     from arena.web.source import database_source
 
     try:
-        Store(args.db, read_only=True).close()  # says plainly if it is no arena database
+        open_store(args.db, read_only=True).close()  # says plainly if it is no arena database
         sock = bind(args.host, args.port)
     except (StoreError, OSError) as error:
         print(f"arena web: {error}", file=sys.stderr)

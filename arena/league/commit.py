@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from arena.store import Store
-from arena.store.sqlite import HeldMatch, RatingRow, SeatRow
+from arena.store.rows import HeldMatch, RatingRow, SeatRow
 
 from .rating import RatingModel, Skill, rate
 

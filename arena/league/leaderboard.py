@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Final
 
 from arena.store import Store
-from arena.store.sqlite import RatingRow
+from arena.store.rows import RatingRow
 from arena.text import shown
 
 TEXT_FORMATS: Final = ("table", "json", "csv", "markdown")

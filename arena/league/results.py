@@ -7,7 +7,7 @@ from typing import Any
 
 from arena.referee import MatchOutcome
 from arena.referee.record import encode_record
-from arena.store.sqlite import HeldMatch, MatchRow, SeatRow
+from arena.store.rows import HeldMatch, MatchRow, SeatRow
 
 FaultRow = tuple[int, int, str, str, int]
 """(seat, n, kind, detail, request id) of one fault, as ``Store.record_match`` takes it."""

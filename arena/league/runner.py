@@ -25,15 +25,13 @@ import json
 import logging
 import random
 import secrets
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from arena.referee import MatchSpec, run_match
 from arena.store import Store, StoreError
-from arena.store.sqlite import HeldMatch, MatchRow
-from arena.store.unwritable import write_fault
+from arena.store.rows import HeldMatch, MatchRow
 
 from .commit import Standings, rate_and_record
 from .config import LeagueConfig, LeagueConfigError
@@ -155,7 +153,7 @@ def _claim(store: Store, league_id: str) -> None:
     try:
         store.claim(
             f"league {league_id}",
-            f"league {league_id!r} is already running on {store.path} (another `arena "
+            f"league {league_id!r} is already running on {store.where} (another `arena "
             "league`); wait for it to end, or stop it, before running it again",
         )
     except StoreError as error:
@@ -409,7 +407,7 @@ class _LeagueRun:
 def unwritable(error: BaseException, store: Store, committed: int) -> LeagueError | None:
     """The LeagueError of a database that cannot be written (saying what to do), if
     that is what ``error`` is."""
-    fault = write_fault(error, store.path)
+    fault = store.write_fault(error)
     if fault is None:
         return None
     return LeagueError(
@@ -429,7 +427,7 @@ async def run_league(
     """Run (or resume) a league to its end."""
     try:
         return await _run_league(config, store, progress=progress, on_commit=on_commit)
-    except sqlite3.OperationalError as error:  # a write outside a match's task
+    except Exception as error:  # a write outside a match's task
         committed = len(store.finished_indices(config.league_id))
         cannot_write = unwritable(error, store, committed)
         if cannot_write is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from arena.store import Store
-from arena.store.sqlite import MatchRow
+from arena.store.rows import MatchRow
 from arena.store.web_reads import deal_group_played
 
 from .schedule import tables_per_group

@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -20,8 +19,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from arena.sdk.server import listen_problem
-from arena.store import Store, StoreError
-from arena.store.unwritable import write_fault
+from arena.store import Store, StoreError, open_store
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .config import ServeConfig
@@ -185,19 +183,19 @@ async def start_arena(
     port is taken, the host is not this machine's); StoreError if the database cannot be
     written. ``clock`` paces the ladder's retries of a database it cannot write."""
     if store is None:
-        store = Store(config.db)
+        store = open_store(config.db)
     reads: ReadPool | None = None
     try:
         store.claim(
             "serve",
-            f"another `arena serve` is already using {config.db}; stop it first, or give "
+            f"another `arena serve` is already using {store.where}; stop it first, or give "
             "this one another --db",
         )
         roots = Path(config.bot_ca).read_bytes() if config.bot_ca else None
         try:
             ladder = Ladder(config, store, root_certificates=roots, clock=clock)
-        except sqlite3.OperationalError as error:  # its first write: the ladder's row
-            fault = write_fault(error, store.path)
+        except Exception as error:  # its first write: the ladder's row
+            fault = store.write_fault(error)
             if fault is None:
                 raise
             raise StoreError(f"cannot write the database ({fault.why}); {fault.advice}") from None

@@ -21,6 +21,11 @@ ARENA_FAILED: Final = (
 "Unexpected <class 'KeyError'>: ...", naming the arena's internals)."""
 
 
+class ReadsUnavailableError(Exception):
+    """The database cannot be read now (its server is down or unreachable): the call
+    ends UNAVAILABLE with this message, which names nothing of the host."""
+
+
 async def abort(context: Any, code: grpc.StatusCode, detail: str) -> NoReturn:
     """End the call with ``code`` and ``detail`` as ``shown`` (it may quote what the
     caller sent); ``context.abort`` raises, and mypy learns it here."""
@@ -47,6 +52,9 @@ class PlainErrors(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is 
                 return await behaviour(request, context)
             except grpc.aio.AbortError:
                 raise  # the handler's own abort(): already a status and a message
+            except ReadsUnavailableError as error:
+                log.warning("%s: %s", method, error.__cause__ or error)
+                await abort(context, grpc.StatusCode.UNAVAILABLE, str(error))
             except Exception:
                 log.exception("%s failed", method)
                 await abort(context, grpc.StatusCode.INTERNAL, ARENA_FAILED)

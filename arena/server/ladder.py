@@ -37,7 +37,6 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import sqlite3
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
@@ -63,8 +62,8 @@ from arena.store.registry import (
     get_bot,
     list_bots,
 )
-from arena.store.sqlite import HeldMatch
-from arena.store.unwritable import WriteFault, write_fault
+from arena.store.rows import HeldMatch
+from arena.store.unwritable import WriteFault
 from arena.text import capped
 
 from .allowlist import Allowlist
@@ -232,8 +231,8 @@ class Ladder:
             try:
                 write()
                 return
-            except sqlite3.OperationalError as error:
-                fault = write_fault(error, self.store.path)
+            except Exception as error:
+                fault = self.store.write_fault(error)
                 if fault is None:
                     raise
                 self._unwritten.append(kept)
@@ -289,18 +288,17 @@ class Ladder:
                 kept = self._unwritten[0]
                 try:
                     kept.write()
-                except sqlite3.OperationalError as error:
-                    if write_fault(error, self.store.path) is not None:
+                except Exception as error:
+                    if self.store.write_fault(error) is not None:
                         raise
-                    log.exception("writing %s failed; it is dropped", kept.what)
-                except Exception:  # a bug, not the disk: say so, go on with the rest
+                    # A bug, not the disk: say so, go on with the rest.
                     log.exception("writing %s failed; it is dropped", kept.what)
                 self._unwritten.popleft()
-        except sqlite3.OperationalError as error:
-            fault = write_fault(error, self.store.path)
+        except Exception as error:
+            fault = self.store.write_fault(error)
             if fault is None:  # only the probe gets here with another error: a bug
                 log.exception("the ladder's probe write failed")
-                fault = WriteFault(str(error), f"check {self.store.path}")
+                fault = WriteFault(str(error), f"check {self.store.where}")
             self._store_failed(fault)
             return
         self._pause = None
@@ -510,8 +508,8 @@ class Ladder:
                 return  # (paused meanwhile: no match starts)
             try:
                 index = claim_match_index(self.store, self.config.league_id)
-            except sqlite3.OperationalError as error:
-                fault = write_fault(error, self.store.path)
+            except Exception as error:
+                fault = self.store.write_fault(error)
                 if fault is None:
                     raise
                 self._store_failed(fault)

@@ -19,7 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Final, TypeVar
 
-from arena.store import Store
+from arena.store import Store, StoreError, open_store
+
+from .errors import ReadsUnavailableError
 
 T = TypeVar("T")
 
@@ -27,6 +29,10 @@ READ_THREADS: Final = 2
 """Worker threads (and read connections)."""
 MAX_WAITING: Final = 64
 """Reads handed to the pool and not yet answered, at most."""
+
+
+UNREADABLE: Final = "the arena cannot read its database right now; try again later"
+"""What a read is told while the database cannot be read (a server down)."""
 
 
 class ReadPool:
@@ -60,11 +66,19 @@ class ReadPool:
     def _call(self, read: Callable[[Store], T]) -> T:
         store: Store | None = getattr(self._local, "store", None)
         if store is None:
-            store = Store(self.db, read_only=True)
+            try:
+                store = open_store(self.db, read_only=True)
+            except StoreError as error:  # a database server down or unreachable
+                raise ReadsUnavailableError(UNREADABLE) from error
             self._local.store = store
             with self._lock:
                 self._stores.append(store)
-        return read(store)
+        try:
+            return read(store)
+        except Exception as error:
+            if store.write_fault(error) is None:  # (a lost connection: opened again next)
+                raise
+            raise ReadsUnavailableError(UNREADABLE) from error
 
     def close(self) -> None:
         """Wait for the reads under way, then close every connection."""

@@ -48,7 +48,7 @@ from arena.store.registry import (
     list_bots,
     name_taken,
 )
-from arena.store.sqlite import standing_key
+from arena.store.rows import standing_key
 from arena.text import first_hidden
 from arena.v1 import arena_pb2, arena_pb2_grpc
 

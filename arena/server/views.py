@@ -7,7 +7,7 @@ from typing import Final
 from arena.league.leaderboard import Row
 from arena.referee.channels import split_tls
 from arena.store.registry import MAX_REASON, MAX_VERSION, BotEntry, BotStatus
-from arena.store.sqlite import MatchRow
+from arena.store.rows import MatchRow
 from arena.text import shown
 from arena.v1 import arena_pb2
 

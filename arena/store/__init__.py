@@ -1,5 +1,8 @@
-"""Persistence: one SQLite file (WAL) by default, with versioned migrations."""
+"""Persistence: one SQLite file (WAL) by default, or a PostgreSQL database by URL, with
+the same schema and versioned migrations. ``open_store`` opens either from what
+``--db`` names."""
 
-from .sqlite import Store, StoreError
+from .base import Store, StoreError
+from .opening import is_postgres_url, masked, open_store
 
-__all__ = ["Store", "StoreError"]
+__all__ = ["Store", "StoreError", "is_postgres_url", "masked", "open_store"]

@@ -8,14 +8,14 @@ each bot exactly as the last committed change left it.
 from __future__ import annotations
 
 import enum
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any, Final
 
 from arena.text import capped
 
-from .sqlite import Store
+from .base import Store
+from .connection import Row
 
 SUBMITTED = "submitted"
 """The ``bots.kind`` of a bot submitted through the Arena service."""
@@ -75,7 +75,7 @@ class BotEntry:
     """Unix seconds of the last change."""
 
 
-def _entry(row: sqlite3.Row) -> BotEntry:
+def _entry(row: Row) -> BotEntry:
     return BotEntry(
         name=row["name"],
         owner=row["owner"] or "",
@@ -94,7 +94,7 @@ def _entry(row: sqlite3.Row) -> BotEntry:
 def name_taken(store: Store, name: str) -> str | None:
     """The name of any bot (submitted or of a league) named ``name`` up to case ("MyBot"
     takes "mybot" too: names are ASCII), or None."""
-    rows = store.read("SELECT name FROM bots WHERE name = ? COLLATE NOCASE LIMIT 1", (name,))
+    rows = store.read("SELECT name FROM bots WHERE lower(name) = lower(?) LIMIT 1", (name,))
     return str(rows[0][0]) if rows else None
 
 
@@ -118,7 +118,7 @@ def add_bot(store: Store, name: str, owner: str, endpoint: str, description: str
                     now,
                 ),
             )
-    except sqlite3.IntegrityError:
+    except store.integrity_errors:
         raise NameTakenError(name) from None
     entry = get_bot(store, name)
     assert entry is not None

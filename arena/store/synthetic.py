@@ -4,6 +4,9 @@ written straight into a database, in one transaction, in the shapes the arena wr
 Nothing here plays a game: matches, seats, records, rating history, per-bot totals and
 ratings are made by SQL from a few rules (seats rotate over the bots, ranks are a
 permutation, a fault now and then), so a million matches take a minute or two, not days.
+The same rules are written once for SQLite and once for PostgreSQL (their ways of
+counting rows and drawing random numbers differ); the random parts differ, the rest is
+equal.
 ``scripts/bench_reads.py`` serves such a history; tests build small ones.
 """
 
@@ -13,8 +16,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from .base import Store
+from .connection import Connection
 from .registry import SUBMITTED, BotStatus, ensure_league
-from .sqlite import Store
 
 END_REASONS = ("score_limit", "deck_exhausted", "out_of_cards")
 """End reasons the synthetic matches cycle through (words, as a game gives them)."""
@@ -83,6 +87,10 @@ def add_matches(
     if len(bots) <= 3 * (table_size - 1):
         raise ValueError(f"give more than {3 * (table_size - 1)} bots for tables of {table_size}")
     ensure_league(store, league_id, league_config or {"synthetic": True})
+    if store.dialect == "postgresql":
+        _add_matches_postgres(store, league_id, ladder, bots, count, table_size, first_index,
+                              start, step_s, same_time, record, history)  # fmt: skip
+        return
     cache = store.read("PRAGMA cache_size")[0][0]
     # The indexes by bot and the rating history are written out of key order: with the
     # default 2 MB page cache a million matches take several times longer.
@@ -148,35 +156,102 @@ def _add_matches(
             "WHERE m.league_id = :league AND m.idx >= :first)",
             {"first": first_index, "size": table_size, "bots": len(bots), "league": league_id},
         )
-        db.execute(
-            "INSERT INTO records SELECT id, ? FROM matches WHERE league_id = ? AND idx >= ?",
-            (record, league_id, first_index),
-        )
-        if history:
-            db.execute(
-                "INSERT INTO rating_history SELECT ?, s.bot, s.match_id, "
-                "20 + (abs(random()) % 1000) / 100.0, 1 + (abs(random()) % 700) / 100.0 "
-                "FROM seats AS s WHERE s.league_id = ? AND s.idx >= ?",
-                (ladder, league_id, first_index),
-            )
-        db.execute("DELETE FROM bot_stats WHERE ladder = ?", (ladder,))
-        db.execute(
-            "INSERT INTO bot_stats SELECT m.ladder, s.bot, count(*), sum(s.rank = 1), "
-            "sum(s.score), sum(s.rank), sum(s.timeouts), sum(s.errors), sum(s.invalid), "
-            "sum(s.forfeited) FROM seats AS s JOIN matches AS m ON m.id = s.match_id "
-            "WHERE m.ladder = ? GROUP BY m.ladder, s.bot",
-            (ladder,),
-        )
-        db.execute(
-            "INSERT INTO ratings SELECT ladder, bot, 20 + (abs(random()) % 1000) / 100.0, "
-            "1 + (abs(random()) % 700) / 100.0, matches FROM bot_stats WHERE ladder = ? "
-            "ON CONFLICT(ladder, bot) DO UPDATE SET matches = excluded.matches",
-            (ladder,),
-        )
-        db.execute(
-            "INSERT INTO match_counters VALUES (?, (SELECT max(idx) + 1 FROM matches WHERE "
-            "league_id = ?)) ON CONFLICT(league_id) DO UPDATE SET next_idx = excluded.next_idx",
-            (league_id, league_id),
-        )
+        _after_seats(db, "sqlite", league_id, ladder, first_index, record, history)
         db.execute("DROP TABLE temp.synth_bots")
         db.execute("DROP TABLE temp.synth_seats")
+
+
+def _add_matches_postgres(
+    store: Store,
+    league_id: str,
+    ladder: str,
+    bots: Sequence[str],
+    count: int,
+    table_size: int,
+    first_index: int,
+    start: float,
+    step_s: float,
+    same_time: int,
+    record: bytes,
+    history: bool,
+) -> None:
+    """``_add_matches`` in PostgreSQL's SQL (``generate_series``, ``random()`` in [0, 1))."""
+    with store.transaction() as db:
+        db.execute(
+            "INSERT INTO matches(id, league_id, idx, ladder, seed, config_json, end_reason, "
+            "decisions, wall_s, finished_at) "
+            "SELECT ? || '/' || CASE WHEN ? + i < 1000000 THEN lpad((? + i)::text, 6, '0') "
+            "ELSE (? + i)::text END, ?, ? + i, ?, floor(random() * 9000000000000)::bigint, ?, "
+            "(ARRAY[?, ?, ?])[i % 3 + 1], 150 + floor(random() * 150)::int, "
+            "0.05 + floor(random() * 1000) / 10000.0, ? + (i / ?) * ? "
+            "FROM generate_series(0, ? - 1) AS i",
+            (league_id, first_index, first_index, first_index, league_id, first_index, ladder,
+             '{"synthetic":true}', *END_REASONS, start, same_time, step_s, count),
+        )  # fmt: skip
+        db.execute(
+            "INSERT INTO seats(match_id, seat, bot, score, game_rank, rank, forfeited, "
+            "decisions, think_ms, timeouts, errors, invalid, league_id, finished_at, idx) "
+            "SELECT id, seat, bots[1 + (5 * n + seat * (1 + n % 3)) % ?], "
+            "30 - 12 * rank + floor(random() * 7)::int, rank, rank, 0, "
+            "30 + floor(random() * 40)::int, floor(random() * 100000) / 1000.0, "
+            "(random() < 0.02)::int, 0, 0, league_id, finished_at, idx FROM ("
+            "SELECT m.id, s.seat, m.idx - ? AS n, ((m.idx - ?) / 7 + s.seat) % ? + 1 AS rank, "
+            "m.league_id, m.finished_at, m.idx, ?::text[] AS bots "
+            "FROM matches AS m CROSS JOIN generate_series(0, ? - 1) AS s(seat) "
+            "WHERE m.league_id = ? AND m.idx >= ?) AS t",
+            (len(bots), first_index, first_index, table_size, list(bots), table_size,
+             league_id, first_index),
+        )  # fmt: skip
+        _after_seats(db, "postgresql", league_id, ladder, first_index, record, history)
+    # The planner's statistics, so that reads take the indexes at once.
+    with store.transaction() as db:
+        db.execute("ANALYZE matches, seats, ratings, bot_stats, rating_history")
+
+
+def _random_below(dialect: str, n: int) -> str:
+    """SQL for a random whole number in [0, n) in ``dialect``."""
+    return f"(abs(random()) % {n})" if dialect == "sqlite" else f"floor(random() * {n})"
+
+
+def _after_seats(
+    db: Connection,
+    dialect: str,
+    league_id: str,
+    ladder: str,
+    first_index: int,
+    record: bytes,
+    history: bool,
+) -> None:
+    """The new matches' records and rating history, then the ladder's totals, ratings
+    and the league's match counter (the same SQL on both backends but for ``random``)."""
+    mu, sigma = _random_below(dialect, 1000), _random_below(dialect, 700)
+    db.execute(
+        "INSERT INTO records SELECT id, ? FROM matches WHERE league_id = ? AND idx >= ?",
+        (record, league_id, first_index),
+    )
+    if history:
+        db.execute(
+            f"INSERT INTO rating_history SELECT ?, s.bot, s.match_id, 20 + {mu} / 100.0, "
+            f"1 + {sigma} / 100.0 FROM seats AS s WHERE s.league_id = ? AND s.idx >= ?",
+            (ladder, league_id, first_index),
+        )
+    db.execute("DELETE FROM bot_stats WHERE ladder = ?", (ladder,))
+    db.execute(
+        "INSERT INTO bot_stats SELECT m.ladder, s.bot, count(*), "
+        "sum(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END), sum(s.score), sum(s.rank), "
+        "sum(s.timeouts), sum(s.errors), sum(s.invalid), sum(s.forfeited) "
+        "FROM seats AS s JOIN matches AS m ON m.id = s.match_id "
+        "WHERE m.ladder = ? GROUP BY m.ladder, s.bot",
+        (ladder,),
+    )
+    db.execute(
+        f"INSERT INTO ratings SELECT ladder, bot, 20 + {mu} / 100.0, 1 + {sigma} / 100.0, "
+        "matches FROM bot_stats WHERE ladder = ? "
+        "ON CONFLICT(ladder, bot) DO UPDATE SET matches = excluded.matches",
+        (ladder,),
+    )
+    db.execute(
+        "INSERT INTO match_counters VALUES (?, (SELECT max(idx) + 1 FROM matches WHERE "
+        "league_id = ?)) ON CONFLICT(league_id) DO UPDATE SET next_idx = excluded.next_idx",
+        (league_id, league_id),
+    )

@@ -18,7 +18,7 @@ from typing import Final
 
 from arena.names import check_name
 
-from .sqlite import Store
+from .base import Store
 
 SECRET_BYTES: Final = 32
 """Random bytes in a token's secret part."""

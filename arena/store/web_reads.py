@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .sqlite import MatchRow, Store
+from .base import Store
+from .rows import MatchRow
 
 SCAN_BUDGET: Final = 5000
 """Matches a filtered page examines at most before it answers with what it found."""

@@ -13,7 +13,7 @@ from typing import Any, Final, TypeVar
 
 from arena.league.leaderboard import Row, standing_row
 from arena.store import Store
-from arena.store.sqlite import Standing, standing_key
+from arena.store.rows import Standing, standing_key
 from arena.store.web_reads import RatingPoint, bot_history, window_seats
 from arena.text import shown
 

@@ -19,7 +19,7 @@ from arena.league.commit import Standings, rate_and_record
 from arena.league.rating import RatingModel
 from arena.league.results import finished_match
 from arena.referee import MatchOutcome
-from arena.store import Store
+from arena.store import open_store
 
 RATED_LEAGUE: Final = "play"
 """The league (and ladder prefix) of rated matches with a person at the table."""
@@ -51,7 +51,7 @@ def record_played(
     if ``rated``; returns the id. Blocking: call it off the event loop."""
     league = league_of(rated)
     ladder = ladder_of(game, config, rated)
-    store = Store(db)
+    store = open_store(db)
     try:
         if store.league(league) is None:
             store.create_league(league, {"kind": "play", "rated": rated, "created": time.time()})

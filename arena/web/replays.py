@@ -13,7 +13,7 @@ from arena.league.secrecy import deal_in_play
 from arena.referee.record import RecordError, decode_record
 from arena.referee.replay import replay_lines
 from arena.store import Store
-from arena.store.sqlite import MatchRow
+from arena.store.rows import MatchRow
 
 from .app import Refused
 from .source import WebSource

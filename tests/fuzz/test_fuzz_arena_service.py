@@ -30,7 +30,7 @@ from arena.referee.channels import parse_bot_endpoint
 from arena.sdk import BotInfo, create_server
 from arena.server.app import RunningArena, start_arena
 from arena.server.config import MAX_DESCRIPTION, ServeConfig
-from arena.store import Store
+from arena.store import open_store
 from arena.store.tokens import create_token
 from arena.text import first_hidden
 from arena.v1 import arena_pb2, arena_pb2_grpc
@@ -65,7 +65,7 @@ def _wait(probe: Callable[[], bool], timeout_s: float, what: str) -> None:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     db = Path(tmp_path_factory.mktemp("serve")) / "serve.db"
-    store = Store(db)
+    store = open_store(db)
     try:
         tokens = {owner: create_token(store, owner) for owner in ("alice", "bob", "organizer")}
     finally:

@@ -10,7 +10,7 @@ from pathlib import Path
 from arena.league.config import Entrant, LeagueConfig
 from arena.league.runner import run_league
 from arena.referee.record import decode_record, game_record
-from arena.store import Store
+from arena.store import open_store
 
 
 def test_duplicate_deals_reach_each_bot_at_most_once(tmp_path: Path) -> None:
@@ -24,7 +24,7 @@ def test_duplicate_deals_reach_each_bot_at_most_once(tmp_path: Path) -> None:
         seed=5,
         db=str(db),
     )
-    store = Store(db)
+    store = open_store(db)
     try:
         asyncio.run(run_league(config, store))
     finally:
@@ -42,7 +42,7 @@ def test_duplicate_deals_reach_each_bot_at_most_once(tmp_path: Path) -> None:
     assert all(len(tables) == 2 for tables in tables_by_deal.values())  # 7 bots: 2 tables
     for bots in bots_by_deal.values():
         assert len(bots) == len(set(bots)), "a bot played the same deal twice"
-    store = Store(db, create=False)
+    store = open_store(db, create=False)
     try:
         for tables in tables_by_deal.values():
             decks = set()

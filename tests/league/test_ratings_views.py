@@ -15,7 +15,7 @@ from typing import Any
 import grpc
 import pytest
 
-from arena.store import Store
+from arena.store import open_store
 from arena.v1 import arena_pb2
 
 from .conftest import arena, digest
@@ -267,7 +267,7 @@ def test_known_filters_that_match_nothing_are_not_an_error(db: Path) -> None:
 
 def test_matches_filters_on_a_database_without_leagues(tmp_path: Path) -> None:
     empty = tmp_path / "empty.db"
-    Store(empty).close()
+    open_store(empty).close()
     before = digest(empty)
     league = arena("matches", "--db", str(empty), "--league", "nope")
     assert_refused(league, "no league 'nope'", "no leagues in this database")

@@ -1,19 +1,23 @@
 """Matchmaking and the sigma stopping rule depend on ratings; an interrupted league of
-that kind still resumes to exactly the uninterrupted result."""
+that kind still resumes to exactly the uninterrupted result, on SQLite and on
+PostgreSQL; and the same seeded league gives the same results on both."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
+import os
+from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 
 from arena.league.config import Entrant, LeagueConfig
 from arena.league.runner import run_league
-from arena.store import Store
+from arena.store import Store, open_store
+from arena.store.pg_cluster import TempCluster
 
 
-def _config(db: Path) -> LeagueConfig:
+def _config(db: str) -> LeagueConfig:
     return LeagueConfig(
         bots=tuple(Entrant(f"r{i}", builtin="random") for i in range(3))
         + tuple(Entrant(f"g{i}", builtin="greedy") for i in range(2)),
@@ -24,13 +28,13 @@ def _config(db: Path) -> LeagueConfig:
         max_matches=60,
         concurrency=3,
         seed=11,
-        db=str(db),
+        db=db,
     )
 
 
-def _run(db: Path, stop_after: int | None = None) -> None:
+def _run(db: str, stop_after: int | None = None) -> None:
     async def main() -> None:
-        store = Store(db)
+        store = open_store(db)
         league = asyncio.current_task()
         assert league is not None
 
@@ -47,28 +51,61 @@ def _run(db: Path, stop_after: int | None = None) -> None:
     asyncio.run(main())
 
 
-def _dump(db: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
-    with sqlite3.connect(db) as conn:
-        seats = conn.execute(
+def _plain(store: Store, sql: str) -> list[tuple[object, ...]]:
+    return [tuple(int(v) if isinstance(v, Decimal) else v for v in r) for r in store.read(sql)]
+
+
+def _dump(db: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    store = open_store(db, create=False)
+    try:
+        seats = _plain(
+            store,
             "SELECT m.idx, s.seat, s.bot, s.rank FROM matches m JOIN seats s "
-            "ON s.match_id = m.id ORDER BY m.idx, s.seat"
-        ).fetchall()
-        ratings = conn.execute(
-            "SELECT bot, mu, sigma, matches FROM ratings ORDER BY bot"
-        ).fetchall()
+            "ON s.match_id = m.id ORDER BY m.idx, s.seat",
+        )
+        ratings = _plain(store, "SELECT bot, mu, sigma, matches FROM ratings ORDER BY bot")
+    finally:
+        store.close()
     return seats, ratings
 
 
-def test_an_interrupted_matchmaking_league_resumes_to_the_same_result(tmp_path: Path) -> None:
-    straight = tmp_path / "straight.db"
+def _faults(db: str) -> list[tuple[object, ...]]:
+    store = open_store(db, create=False)
+    try:
+        return _plain(
+            store,
+            "SELECT m.idx, s.seat, s.score, s.game_rank, s.forfeited, s.timeouts, s.errors, "
+            "s.invalid FROM matches m JOIN seats s ON s.match_id = m.id ORDER BY m.idx, s.seat",
+        ) + _plain(store, "SELECT match_id, seat, n, kind, detail FROM faults ORDER BY 1, 2, 3")
+    finally:
+        store.close()
+
+
+def test_an_interrupted_matchmaking_league_resumes_to_the_same_result(
+    new_db: Callable[[], str],
+) -> None:
+    straight = new_db()
     _run(straight)
     seats, ratings = _dump(straight)
     played = len({row[0] for row in seats})
     assert 5 < played < 60  # the sigma rule stopped it before the cap
     assert all(float(str(row[2])) < 2.5 for row in ratings)
 
-    interrupted = tmp_path / "interrupted.db"
+    interrupted = new_db()
     _run(interrupted, stop_after=4)
     assert len({row[0] for row in _dump(interrupted)[0]}) < played
     _run(interrupted)  # the same league again: resumes
     assert _dump(interrupted) == (seats, ratings)
+
+
+def test_a_seeded_league_gives_the_same_results_on_sqlite_and_postgresql(
+    tmp_path: Path, pg_cluster: TempCluster
+) -> None:
+    on_sqlite = str(tmp_path / "league.db")
+    on_postgres = pg_cluster.create_database(f"same_{os.getpid()}")
+    _run(on_sqlite)
+    _run(on_postgres)
+    # Every match's ranks (and bots), scores and faults, and the final ratings, exactly.
+    assert _dump(on_postgres) == _dump(on_sqlite)
+    assert _faults(on_postgres) == _faults(on_sqlite)
+    assert len(_dump(on_sqlite)[0]) > 15

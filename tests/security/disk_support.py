@@ -9,13 +9,13 @@ import contextlib
 import sqlite3
 from collections.abc import Iterator
 
-from arena.store import Store
+from arena.store.sqlite import SqliteStore
 
 FULL = "database or disk is full"
 """SQLite's words for SQLITE_FULL."""
 
 
-class FillingDisk(Store):
+class FillingDisk(SqliteStore):
     """A store on a disk that is full while ``full`` is set."""
 
     full = False

@@ -34,7 +34,7 @@ from arena.server import servicer
 from arena.server.app import start_arena
 from arena.server.config import ServeConfig
 from arena.server.verify import ARENA_FAILED, verify_bot
-from arena.store import Store
+from arena.store import open_store
 from arena.text import shown
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
@@ -126,7 +126,7 @@ def test_a_ladder_fault_is_stored_as_given_and_shown_by_the_api_and_every_view(
                 text = "\n".join(reply.replay)
                 _safe_output(text)
                 assert VISIBLE in text
-        store = Store(db, create=False)
+        store = open_store(db, create=False)
         try:
             stored = [str(row[0]) for row in store.read("SELECT detail FROM faults")]
         finally:

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from server.support import FLAG_BOT, Processes, auth, token
+from server.support import FLAG_BOT, Clock, Processes, auth, token
+from server.support import until_async as _until
 
 from arena.server.app import ARENA_SERVICE, RunningArena, start_arena
 from arena.server.config import ServeConfig
@@ -35,26 +35,6 @@ from arena.server.ladder import STORE_LOG_EVERY_S, STORE_RETRY_MAX_S, STORE_RETR
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .disk_support import FULL, FillingDisk
-
-
-class Clock:
-    """A clock that moves only when told."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-async def _until(probe: Callable[[], object], what: str, timeout_s: float = 60) -> None:
-    """Poll (real time only bounds the wait; nothing is asserted on it)."""
-    try:
-        async with asyncio.timeout(timeout_s):
-            while not probe():
-                await asyncio.sleep(0.05)
-    except TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}") from None
 
 
 def _failed(store: FillingDisk, count: int) -> bool:

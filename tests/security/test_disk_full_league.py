@@ -24,7 +24,7 @@ import pytest
 
 from arena.league.config import Entrant, LeagueConfig
 from arena.league.runner import LeagueError, run_league
-from arena.store import Store
+from arena.store import Store, open_store
 
 from .disk_support import FULL, FillingDisk
 
@@ -80,7 +80,7 @@ def test_a_full_disk_stops_the_league_clearly_and_it_resumes_losing_nothing(
     tmp_path: Path, fill_at: int
 ) -> None:
     straight = tmp_path / "straight.db"
-    _run(straight, Store(straight))
+    _run(straight, open_store(straight))
     expected = _dump(straight)
     assert len({row[0] for row in expected[0]}) == MATCHES
 
@@ -97,5 +97,5 @@ def test_a_full_disk_stops_the_league_clearly_and_it_resumes_losing_nothing(
     assert disk.failed >= 1
     assert len({row[0] for row in _dump(db)[0]}) == fill_at
 
-    _run(db, Store(db))  # space again: the same league, resumed
+    _run(db, open_store(db))  # space again: the same league, resumed
     assert _dump(db) == expected

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from server.support import arena_cli
 
-from arena.store import Store
+from arena.store import open_store
 from arena.store.tokens import create_token, owner_of
 
 
@@ -34,7 +34,7 @@ def test_a_new_database_and_its_companions_are_0600(tmp_path: Path) -> None:
     """On a35e272 SQLite created the database 0644 (0664 under this umask), its -wal
     and -shm files alike, and locks.py the .lock file 0644."""
     db = tmp_path / "data" / "serve.db"
-    store = Store(db)
+    store = open_store(db)
     try:
         create_token(store, "alice")  # a write: the -wal and -shm files exist now
         companions = [db, Path(f"{db}-wal"), Path(f"{db}-shm"), Path(f"{db}.lock")]
@@ -55,7 +55,7 @@ def test_token_create_out_writes_a_new_0600_file_and_prints_no_token(tmp_path: P
     assert _mode(db) == 0o600
     secret = out.read_text().strip()
     assert secret not in created.stdout
-    store = Store(db)
+    store = open_store(db)
     try:
         assert owner_of(store, secret) == "alice"
     finally:

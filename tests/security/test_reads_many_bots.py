@@ -15,7 +15,7 @@ from pathlib import Path
 
 from server.support import Processes, arena_cli, stub
 
-from arena.store import Store
+from arena.store import open_store
 from arena.store.registry import SUBMITTED
 from arena.v1 import arena_pb2
 
@@ -23,7 +23,7 @@ BOTS = 17_500
 
 
 def _many_bots(path: Path) -> list[str]:
-    Store(path).close()
+    open_store(path).close()
     names = [f"bot{i:05d}" for i in range(BOTS)]
     db = sqlite3.connect(path, isolation_level=None)
     try:

@@ -6,6 +6,7 @@ pid) in its ``finally``; only loopback addresses are ever connected to.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime
 import ipaddress
@@ -27,7 +28,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from arena.store import Store
+from arena.store import open_store
 from arena.store.tokens import create_token
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
@@ -140,7 +141,7 @@ def arena_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[st
 
 def token(db: Path, owner: str) -> str:
     """A fresh owner token in ``db``."""
-    store = Store(db)
+    store = open_store(db)
     try:
         return create_token(store, owner)
     finally:
@@ -246,3 +247,24 @@ def self_signed(directory: Path) -> tuple[Path, Path]:
         )
     )
     return cert_path, key_path
+
+
+class Clock:
+    """A clock that moves only when told (the ladder's, in tests)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def until_async(probe: Callable[[], object], what: str, timeout_s: float = 60) -> None:
+    """Poll on the event loop until ``probe()`` (real time only bounds the wait;
+    nothing is asserted on it)."""
+    try:
+        async with asyncio.timeout(timeout_s):
+            while not probe():
+                await asyncio.sleep(0.05)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.store import Store
+from arena.store import open_store
 from arena.store.tokens import revoke_token
 
 from .support import RANDOM_BOT, Processes, arena_cli, stub, submit, token
@@ -23,7 +23,7 @@ def test_a_revoked_token_still_lists_the_bots(tmp_path: Path) -> None:
         (bot,) = procs.bots([RANDOM_BOT])
         with stub(server.address) as client:
             submit(client, alice, "mine", bot.address)
-        store = Store(db)
+        store = open_store(db)
         try:
             assert revoke_token(store, alice.split(".", 1)[0])
         finally:

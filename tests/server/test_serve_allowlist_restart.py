@@ -12,7 +12,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.store import Store
+from arena.store import open_store
 from arena.store.registry import BotStatus, add_bot, change_bot
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
@@ -122,7 +122,7 @@ def test_stored_bots_outside_the_allowlist_are_suspended_before_verification(
     would show as an 'unreachable' reason instead)."""
     db = tmp_path / "serve.db"
     token(db, "alice")
-    store = Store(db)
+    store = open_store(db)
     try:
         add_bot(store, "waiting", "alice", "localhost:9", "")
         add_bot(store, "playing", "alice", "tls://localhost:10", "")

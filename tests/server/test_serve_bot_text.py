@@ -19,7 +19,7 @@ import pytest
 
 from arena.cli.author_cmd import bot_line
 from arena.server.views import bot_message
-from arena.store import Store
+from arena.store import open_store
 from arena.store.registry import MAX_REASON, MAX_VERSION, BotEntry, BotStatus, get_bot
 from arena.text import capped, shown
 from arena.v1 import arena_pb2, bot_pb2
@@ -113,7 +113,7 @@ def test_a_bots_words_are_stored_capped_and_shown_visible_in_the_api_cli_and_log
             for bot in (active, failed, wrong):
                 _assert_safe(bot.version, MAX_VERSION)
                 _assert_safe(bot.status_reason, MAX_REASON)
-            store = Store(db, create=False)
+            store = open_store(db, create=False)
             try:
                 stored = get_bot(store, "hostile")
             finally:

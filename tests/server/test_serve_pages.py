@@ -15,7 +15,7 @@ import grpc
 import pytest
 
 from arena.league.leaderboard import leaderboard
-from arena.store import Store
+from arena.store import open_store
 from arena.store.registry import BotStatus, list_bots
 from arena.store.synthetic import add_bots, add_matches
 from arena.v1 import arena_pb2
@@ -33,7 +33,7 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A serve database: 130 bots of two owners (30 retired), 1,203 ladder matches (four
     at each finish time, so the index breaks ties), and another league's 60 matches."""
     db = tmp_path_factory.mktemp("pages") / "serve.db"
-    store = Store(db)
+    store = open_store(db)
     try:
         add_bots(store, NAMES[:100], owner="ann")
         add_bots(store, NAMES[100:], owner="bob", status=BotStatus.RETIRED, endpoint_port=30000)
@@ -66,7 +66,7 @@ def _walk(call: Callable[[Any], Any], request: Any, items: str) -> tuple[list[An
 
 
 def test_every_list_walks_every_row_once_in_order(history: Path) -> None:
-    store = Store(history)
+    store = open_store(history)
     try:
         newest_first = store.matches(league_id=LADDER)[::-1]
         board = leaderboard(store, LADDER)

@@ -16,7 +16,7 @@ from arena.server.allowlist import Allowlist, AllowlistError
 from arena.server.config import ServeConfig, ServeConfigError, validate
 from arena.server.matchmaking import Matchmaker
 from arena.server.ratelimit import RateLimiter
-from arena.store import Store
+from arena.store import open_store
 from arena.store.registry import (
     BotStatus,
     NameTakenError,
@@ -91,7 +91,7 @@ def test_the_rate_limit_slides() -> None:
 
 def test_tokens_are_stored_as_hashes_and_can_be_revoked(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
-    store = Store(db)
+    store = open_store(db)
     try:
         token = create_token(store, "alice")
         token_id, secret = token.split(".")
@@ -109,7 +109,7 @@ def test_tokens_are_stored_as_hashes_and_can_be_revoked(tmp_path: Path) -> None:
 
 
 def test_bots_and_match_counters(tmp_path: Path) -> None:
-    store = Store(tmp_path / "r.db")
+    store = open_store(tmp_path / "r.db")
     try:
         add_bot(store, "a", "alice", "127.0.0.1:1", "")
         with pytest.raises(NameTakenError):
@@ -123,7 +123,7 @@ def test_bots_and_match_counters(tmp_path: Path) -> None:
         assert [claim_match_index(store, "serve/x") for _ in range(3)] == [0, 1, 2]
     finally:
         store.close()
-    reopened = Store(tmp_path / "r.db")  # a restart continues the count
+    reopened = open_store(tmp_path / "r.db")  # a restart continues the count
     try:
         assert claim_match_index(reopened, "serve/x") == 3
     finally:

@@ -13,7 +13,7 @@ import pytest
 from arena.server.pages import PageTokenError, PageTokens, position_of
 from arena.server.ratelimit import TokenBuckets, peer_key
 from arena.server.reads import ReadPool
-from arena.store import Store
+from arena.store import Store, open_store
 
 
 def test_a_bucket_allows_a_burst_then_the_rate() -> None:
@@ -79,7 +79,7 @@ def test_page_tokens_hold_their_position_for_their_list_only() -> None:
 
 def test_the_pool_reads_on_its_threads_with_read_only_connections(tmp_path: Path) -> None:
     db = tmp_path / "a.db"
-    Store(db).close()
+    open_store(db).close()
     pool = ReadPool(db, threads=2, max_waiting=1)
 
     def where(store: Store) -> tuple[str, bool]:

@@ -17,7 +17,7 @@ from referee.scripted import ScriptedChannel, now
 from arena.referee import channels as channels_module
 from arena.server.config import ServeConfig
 from arena.server.ladder import Ladder
-from arena.store import Store
+from arena.store import open_store
 from arena.store.registry import BotStatus, add_bot, change_bot, get_bot
 
 VIRTUAL_LIMIT_S = 3600.0
@@ -75,7 +75,7 @@ def ladder(tmp_path: Path, **settings: object) -> Watched:
     """A ladder on a new database (no verification games unless asked)."""
     db = tmp_path / "serve.db"
     config = ServeConfig(db=str(db), **{"verify_games": 0, **settings})  # type: ignore[arg-type]
-    return Watched(Ladder(config, Store(db)))
+    return Watched(Ladder(config, open_store(db)))
 
 
 def submit(ladder: Ladder, name: str, endpoint: str, owner: str = "alice") -> None:

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from arena.store import Store
-from arena.store.sqlite import MatchRow, RatingRow, SeatRow
+from arena.store import open_store
+from arena.store.rows import MatchRow, RatingRow, SeatRow
 from arena.store.synthetic import add_matches
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +58,7 @@ def history(
 ) -> None:
     """``matches`` finished 3-player matches of ``league`` on ``ladder`` among ``bots``,
     each with a real match's record."""
-    store = Store(db)
+    store = open_store(db)
     try:
         add_matches(
             store,
@@ -85,7 +85,7 @@ def record_one(
     """One more match of ``seats`` (ranked in that order), committed with the ratings
     after it as a league commits a match (with ``fault_detail``, seat 0 made one invalid
     answer, so described); its id."""
-    store = Store(db)
+    store = open_store(db)
     try:
         idx = int(
             store.read("SELECT max(idx) + 1 FROM matches WHERE league_id = ?", (league,))[0][0]

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from arena.referee.record import decode_record
 from arena.referee.replay import replay_lines
-from arena.store import Store
+from arena.store import open_store
 from arena.store.registry import change_bot
 from arena.store.synthetic import add_bots, add_matches
 from arena.store.tokens import create_token
@@ -90,7 +90,7 @@ def test_a_duplicate_table_is_hidden_until_its_deal_group_is_in(tmp_path: Path) 
         assert refused.status_code == 403
         assert "still to be played at other tables (1 of 2 played)" in refused.json()["error"]
         assert web.get(f"/match/{LEAGUE}/000000").status_code == 403
-        store = Store(db)
+        store = open_store(db)
         try:
             add_matches(store, league_id=LEAGUE, ladder=LADDER, bots=bots, count=1,
                         table_size=3, first_index=1, record=real_record())  # fmt: skip
@@ -112,7 +112,7 @@ def _walk(web: TestClient, url: str) -> list[str]:
 
 
 def test_the_match_list_pages_through_every_match_once(db: Path, web: TestClient) -> None:
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     try:
         newest_first = [m.id for m in store.match_page(LEAGUE, before=None, limit=1000)]
         of_bot = [m.id for m in store.match_page(LEAGUE, bot="cyd", before=None, limit=1000)]
@@ -147,7 +147,7 @@ def test_bad_input_is_refused_in_plain_words(web: TestClient) -> None:
 
 
 def test_an_endpoint_is_shown_only_to_its_owner(db: Path) -> None:
-    store = Store(db)
+    store = open_store(db)
     try:
         add_bots(store, ["sub"], owner="alice", endpoint_port=20000)
         change_bot(store, "sub", status_reason="cannot connect to 127.0.0.1:20000: refused")

@@ -23,7 +23,7 @@ from server.support import _read_line
 
 from arena.games import get
 from arena.referee.record import decode_record, game_record, record_game
-from arena.store import Store
+from arena.store import open_store
 
 from .conftest import ROOT, shot
 from .kit import history
@@ -56,7 +56,7 @@ def test_the_replay_steps_forward_and_back_and_shows_only_the_chosen_seat(
 ) -> None:
     db = tmp_path / "arena.db"
     history(db, matches=2)
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     try:
         match_id = str(store.read("SELECT id FROM matches ORDER BY idx LIMIT 1")[0][0])
         lines = decode_record(store.record(match_id) or b"")
@@ -171,7 +171,7 @@ def test_a_person_plays_a_whole_match_by_clicking_and_it_is_recorded(
     expect(link).to_be_visible()
     match_id = link.inner_text().strip()
 
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     try:
         row = store.match(match_id)
         ratings = {r.bot: r for r in store.ratings("play/abluxxen/amigo/3p")}

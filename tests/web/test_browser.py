@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
-from arena.store import Store
+from arena.store import open_store
 from arena.text import shown
 
 from .conftest import shot
@@ -27,7 +27,7 @@ def ladder_url(base: str) -> str:
 def expected_head_to_head(db: Path) -> dict[tuple[str, str], tuple[int, int]]:
     """(a, b) -> (matches a finished ahead of b, matches both played), straight from
     every seat in the database."""
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     try:
         tables: dict[str, list[tuple[str, int]]] = {}
         for match_id, bot, rank in store.read("SELECT match_id, bot, rank FROM seats"):
@@ -52,7 +52,7 @@ def test_the_leaderboard_chart_and_head_to_head_show_the_database(
     base = web_server(db)
     page.goto(ladder_url(base))
 
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     try:
         standings = store.standings(LADDER, limit=100)
     finally:
@@ -151,7 +151,7 @@ def test_the_static_export_draws_from_a_file_offline(tmp_path: Path, page: Any) 
     report = tmp_path / "ratings.html"
     from arena.web.export import static_html
 
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     try:
         report.write_text(static_html(store, [LADDER]), encoding="utf-8")
     finally:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from arena.store import Store
+from arena.store import open_store
 from arena.web.app import create_app
 from arena.web.play_record import UNRATED_LEAGUE
 from arena.web.play_room import PlayRoom, PlaySettings
@@ -30,7 +30,7 @@ FORM = {
 
 
 def client(db: Path, **settings: Any) -> TestClient:
-    Store(db).close()
+    open_store(db).close()
     room = PlayRoom(PlaySettings(db=db, **settings))
     app = create_app(database_source(db, read_rate=0.0), play=room)
     return TestClient(app, follow_redirects=False)
@@ -126,7 +126,7 @@ def test_a_person_plays_a_whole_match_and_it_is_recorded(tmp_path: Path, web: Te
     assert match_id is not None
     assert match_id[1].startswith(f"{UNRATED_LEAGUE}/")
 
-    store = Store(tmp_path / "arena.db", read_only=True)
+    store = open_store(tmp_path / "arena.db", read_only=True)
     try:
         row = store.match(match_id[1])
         assert store.ratings(row.ladder if row else "") == []  # recorded, not rated
