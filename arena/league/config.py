@@ -38,6 +38,8 @@ from arena.names import check_name
 from arena.referee.channels import EndpointError, parse_endpoint
 
 SCHEDULES: Final = ("balanced", "random", "rating")
+EXECUTORS: Final = ("local", "processes", "ray")
+"""Where a league's matches run (``arena.league.executors``)."""
 DEFAULT_DB: Final = "arena.db"
 MAX_LIMIT: Final = 2**31 - 1
 """The most a limit sent to bots in MatchStart (deadline, bank, strikes) can be: its
@@ -124,6 +126,14 @@ class LeagueConfig:
     """TrueSkill draw probability (negative = the ladder's default)."""
     db: str = DEFAULT_DB
     """The database file."""
+    executor: str = "local"
+    """Where matches run: ``local`` (this process), ``processes`` or ``ray``. Not part of
+    the league's identity: it changes where matches run, not what they are."""
+    workers: int = 0
+    """Workers of the ``processes`` and ``ray`` executors (0: one per core here, or per
+    CPU of the Ray cluster)."""
+    ray_address: str = ""
+    """A running Ray cluster's HOST:PORT (default: a local cluster for this league)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", preset_or_default(self.game, self.preset))
@@ -318,6 +328,14 @@ def validate(config: LeagueConfig) -> None:
         raise LeagueConfigError(
             f"unknown schedule {config.schedule!r}; choose {', '.join(SCHEDULES)}"
         )
+    if config.executor not in EXECUTORS:
+        raise LeagueConfigError(
+            f"unknown executor {config.executor!r}; choose {', '.join(EXECUTORS)}"
+        )
+    if config.workers < 0:
+        raise LeagueConfigError("workers must not be negative (0: one per core)")
+    if config.ray_address and config.executor != "ray":
+        raise LeagueConfigError("a Ray address needs the ray executor: add --executor ray")
     if config.matches < 0 or (config.matches == 0 and config.until_sigma <= 0):
         raise LeagueConfigError("give --matches N (N > 0) or a stopping rule --until-sigma X")
     if config.max_matches < 1:

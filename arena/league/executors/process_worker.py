@@ -1,0 +1,96 @@
+"""A local worker process: ``python -m arena.league.executors.process_worker``.
+
+It reads tables from stdin and writes finished matches to stdout (``frames``), playing
+many at once on one asyncio referee (``MatchWorker``). Its own prints and logs go to
+stderr, so they never corrupt a frame. It dies with the head (a parent-death signal set
+by the head), and its managed bots die with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import traceback
+from typing import Any
+
+from arena.gctune import tune_for_latency
+
+from ..entrants import EntrantsError
+from . import frames
+from .base import ExecutorReport
+from .worker import MatchWorker
+
+
+class _Server:
+    """The worker's side of the frames."""
+
+    def __init__(self, reader: asyncio.StreamReader, out: asyncio.WriteTransport) -> None:
+        self.reader = reader
+        self.out = out
+        self.worker: MatchWorker | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def send(self, message: Any) -> None:
+        self.out.write(frames.encode(message))
+
+    async def serve(self) -> None:
+        while (message := await frames.read(self.reader)) is not None:
+            kind = message[0]
+            if kind == "start":
+                self.worker = MatchWorker(message[1])
+                try:
+                    await self.worker.start()
+                    self.send(("started", None))
+                except EntrantsError as error:
+                    self.send(("started", str(error)))
+            elif kind == "play":
+                task = asyncio.create_task(self._play(message[1], message[2]))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+            elif kind == "stop":
+                break
+        await self._stop()
+
+    async def _play(self, job: int, table: Any) -> None:
+        assert self.worker is not None
+        try:
+            finished = await self.worker.play(table)
+        except Exception:
+            self.send(("failed", job, traceback.format_exc()))
+        else:
+            self.send(("done", job, finished))
+
+    async def _stop(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        report = ExecutorReport()
+        if self.worker is not None:
+            report.restarts = self.worker.restarts()
+            report.last_words = self.worker.entrants.last_words
+            await self.worker.stop()
+        self.send(("stopped", report))
+
+
+async def _main(out_fd: int) -> None:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=1 << 26)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    out, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(out_fd, "wb", buffering=0))
+    await _Server(reader, out).serve()
+    while out.get_write_buffer_size():  # the last frames, before the loop ends
+        await asyncio.sleep(0.001)
+    out.close()
+
+
+def main() -> None:
+    """Frames go to the original stdout; anything else printed goes to stderr."""
+    out_fd = os.dup(1)
+    os.dup2(2, 1)
+    tune_for_latency()
+    asyncio.run(_main(out_fd))
+
+
+if __name__ == "__main__":
+    main()

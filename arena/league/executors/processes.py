@@ -1,0 +1,159 @@
+"""The ``processes`` executor: N local worker processes, each an asyncio referee
+playing many matches at once (for a machine with more cores than one referee can use).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from arena.store.sqlite import HeldMatch
+
+from ..config import LeagueConfig
+from ..processes import _die_with_parent
+from ..schedule import Table
+from . import frames
+from .base import ExecutorError, ExecutorReport, WorkerLostError
+from .pool import PoolExecutor, WorkerHandle
+
+
+class ProcessWorker(WorkerHandle):
+    """One worker process and the head's end of its pipes."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.process: asyncio.subprocess.Process | None = None
+        self._jobs = itertools.count()
+        self._waiting: dict[int, asyncio.Future[Any]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._started: asyncio.Future[str | None] | None = None
+        self._stopped: asyncio.Future[ExecutorReport] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        """The worker's process id."""
+        return self.process.pid if self.process is not None else None
+
+    async def start(self, config: LeagueConfig) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "arena.league.executors.process_worker",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=1 << 26,
+            preexec_fn=_die_with_parent,
+        )
+        loop = asyncio.get_running_loop()
+        self._started = loop.create_future()
+        self._stopped = loop.create_future()
+        self._reader = asyncio.create_task(self._read())
+        self._send(("start", config))
+        error = await self._started
+        if error is not None:
+            raise ExecutorError(error)
+
+    def _send(self, message: Any) -> None:
+        process = self.process
+        assert process is not None
+        assert process.stdin is not None
+        if process.stdin.is_closing():
+            raise WorkerLostError(self._why())
+        process.stdin.write(frames.encode(message))
+
+    async def _read(self) -> None:
+        """Route the worker's answers to whoever waits for them; at its end, every
+        waiter learns the worker is lost."""
+        process = self.process
+        assert process is not None
+        assert process.stdout is not None
+        while (message := await frames.read(process.stdout)) is not None:
+            kind = message[0]
+            if kind == "started" and self._started is not None:
+                self._started.set_result(message[1])
+            elif kind == "stopped" and self._stopped is not None:
+                self._stopped.set_result(message[1])
+            elif kind in ("done", "failed"):
+                waiter = self._waiting.pop(message[1], None)
+                if waiter is None or waiter.done():
+                    continue
+                if kind == "done":
+                    waiter.set_result(message[2])
+                else:
+                    waiter.set_exception(
+                        RuntimeError(f"worker {self.name} failed a match:\n{message[2]}")
+                    )
+        await process.wait()
+        lost = WorkerLostError(self._why())
+        for future in (self._started, self._stopped, *self._waiting.values()):
+            if future is not None and not future.done():
+                future.set_exception(lost)
+        self._waiting.clear()
+
+    def _why(self) -> str:
+        process = self.process
+        code = process.returncode if process is not None else None
+        if code is None:
+            return f"pid {self.pid}: its pipe closed"
+        if code < 0:
+            return f"pid {self.pid}: killed by signal {signal.Signals(-code).name}"
+        return f"pid {self.pid}: exited with status {code}"
+
+    async def play(self, table: Table) -> HeldMatch:
+        job = next(self._jobs)
+        waiter: asyncio.Future[HeldMatch] = asyncio.get_running_loop().create_future()
+        self._waiting[job] = waiter
+        try:
+            self._send(("play", job, table))
+        except (ConnectionError, WorkerLostError):
+            self._waiting.pop(job, None)
+            raise WorkerLostError(self._why()) from None
+        try:
+            return await waiter
+        finally:
+            self._waiting.pop(job, None)
+
+    async def stop(self) -> ExecutorReport:
+        assert self._stopped is not None
+        try:
+            self._send(("stop",))
+        except (ConnectionError, WorkerLostError):
+            raise WorkerLostError(self._why()) from None
+        try:
+            async with asyncio.timeout(30):
+                return await self._stopped
+        except TimeoutError:
+            raise WorkerLostError(f"pid {self.pid}: did not stop within 30 s") from None
+
+    async def kill(self) -> None:
+        process = self.process
+        if process is None:
+            return
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGKILL)
+        await process.wait()
+        if self._reader is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._reader
+        if process.stdin is not None:
+            process.stdin.close()
+
+
+class ProcessesExecutor(PoolExecutor):
+    """Tables on N local worker processes."""
+
+    name = "processes"
+
+    def __init__(self, config: LeagueConfig, workers: int) -> None:
+        super().__init__(config)
+        self.count = workers
+
+    async def open(self) -> Sequence[WorkerHandle]:
+        return [ProcessWorker(str(n + 1)) for n in range(self.count)]
