@@ -355,6 +355,8 @@ class _LeagueRun:
             cannot_write = unwritable(error, self.store, self.committed.count)
             if cannot_write is not None:
                 raise cannot_write from error
+            if isinstance(error, ExecutorError):  # every worker lost: says so itself
+                raise LeagueError(str(error)) from None
             log.error("a match failed unexpectedly", exc_info=error)
             raise LeagueError(
                 "a match failed unexpectedly: an error of the arena, not of a bot (its "

@@ -36,6 +36,11 @@ class ProcessWorker(WorkerHandle):
         self._stopped: asyncio.Future[ExecutorReport] | None = None
 
     @property
+    def unanswered(self) -> int:
+        """Tables sent whose finished match has not come back."""
+        return sum(1 for waiter in self._waiting.values() if not waiter.done())
+
+    @property
     def pid(self) -> int | None:
         """The worker's process id."""
         return self.process.pid if self.process is not None else None
@@ -94,7 +99,20 @@ class ProcessWorker(WorkerHandle):
         for future in (self._started, self._stopped, *self._waiting.values()):
             if future is not None and not future.done():
                 future.set_exception(lost)
+                future.exception()  # whoever awaits it still gets it; nobody may
         self._waiting.clear()
+
+    async def _lost(self) -> WorkerLostError:
+        """Why a worker whose pipe closed is gone (once it has exited: a worker that
+        closed its pipe but lives on is killed, it cannot be talked to)."""
+        process = self.process
+        if process is not None and process.returncode is None:
+            try:
+                async with asyncio.timeout(5):
+                    await process.wait()
+            except TimeoutError:
+                await self.kill()
+        return WorkerLostError(self._why())
 
     def _why(self) -> str:
         process = self.process
@@ -113,7 +131,7 @@ class ProcessWorker(WorkerHandle):
             self._send(("play", job, table))
         except (ConnectionError, WorkerLostError):
             self._waiting.pop(job, None)
-            raise WorkerLostError(self._why()) from None
+            raise await self._lost() from None
         try:
             return await waiter
         finally:
@@ -124,7 +142,7 @@ class ProcessWorker(WorkerHandle):
         try:
             self._send(("stop",))
         except (ConnectionError, WorkerLostError):
-            raise WorkerLostError(self._why()) from None
+            raise await self._lost() from None
         try:
             async with asyncio.timeout(30):
                 return await self._stopped
