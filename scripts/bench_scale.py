@@ -47,7 +47,6 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +56,7 @@ from arena import native
 from arena.games import DEFAULT_GAME
 from arena.games import get as get_game
 from arena.league.config import Entrant, LeagueConfig
-from arena.league.executors import Executor
+from arena.league.executors import Executor, LeagueRecipe
 from arena.league.executors.base import LocalExecutor
 from arena.league.executors.processes import ProcessesExecutor, ProcessWorker
 from arena.league.schedule import Table
@@ -311,7 +310,7 @@ def cpu_config() -> LeagueConfig:
 
 async def cpu_rate(executor: Executor, args: argparse.Namespace) -> dict[str, Any]:
     """Matches per second among in-process policies, ``--cpu-concurrency`` at once."""
-    names = [b.name for b in executor.config.bots]
+    names = [b.name for b in cpu_config().bots]
     done = 0
     index = 0
     stop = asyncio.Event()
@@ -344,16 +343,16 @@ async def workers_phase(args: argparse.Namespace) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     config = cpu_config()
     for workers in (1, 2):
-        one = ProcessesExecutor(replace(config, executor="processes"), workers)
+        one = ProcessesExecutor(LeagueRecipe(config), workers)
         figures[f"processes_{workers}"] = await cpu_rate(one, args)
-    figures["local"] = await cpu_rate(LocalExecutor(config), args)
+    figures["local"] = await cpu_rate(LocalExecutor(LeagueRecipe(config)), args)
     try:
         from arena.league.executors.ray_pool import RayExecutor
     except ImportError:
         return figures
     try:
         for workers in (1, 2):
-            ray_executor = RayExecutor(replace(config, executor="ray"), workers)
+            ray_executor = RayExecutor(LeagueRecipe(config), workers)
             figures[f"ray_{workers}"] = await cpu_rate(ray_executor, args)
     except Exception as error:  # Ray missing or failing: say so in the figures
         figures["ray_error"] = str(error)
@@ -369,7 +368,7 @@ def ray_hop_ms(hops: int) -> float | None:
     config = cpu_config()
 
     async def one_match() -> Any:
-        executor = LocalExecutor(config)
+        executor = LocalExecutor(LeagueRecipe(config))
         await executor.start()
         try:
             return await executor.play(tables([b.name for b in config.bots], 1)[0])
@@ -403,7 +402,7 @@ async def slow_phase(args: argparse.Namespace, slow: BotProcess) -> dict[str, An
     config = slow_config(slow.endpoint, args.deadline_ms)
     names = [b.name for b in config.bots]
     figures: dict[str, Any] = {"one_process": [], "two_workers": []}
-    local = LocalExecutor(config)
+    local = LocalExecutor(LeagueRecipe(config))
     await local.start()
     first = 0
     try:
@@ -416,7 +415,7 @@ async def slow_phase(args: argparse.Namespace, slow: BotProcess) -> dict[str, An
     finally:
         await local.stop()
     if args.worker_levels:
-        workers = ProcessesExecutor(replace(config, executor="processes"), 2)
+        workers = ProcessesExecutor(LeagueRecipe(config), 2)
         await workers.start()
         pids = [w.pid for w in workers.workers if isinstance(w, ProcessWorker) and w.pid]
         try:

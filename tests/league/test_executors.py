@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from arena.league.config import Entrant, LeagueConfig, LeagueConfigError, build_config
-from arena.league.executors import Executor, ExecutorError, make_executor
+from arena.league.executors import Executor, ExecutorError, LeagueRecipe, make_executor
 from arena.league.executors.processes import ProcessesExecutor, ProcessWorker
 from arena.league.runner import LeagueError, LeagueSummary, run_league
 from arena.store import Store
@@ -109,7 +109,7 @@ def test_a_worker_killed_mid_match_has_its_matches_played_again(
 ) -> None:
     db = tmp_path / "killed-worker.db"
     config = _config(db, executor="processes", workers=2)
-    executor = ProcessesExecutor(config, workers=2)
+    executor = ProcessesExecutor(LeagueRecipe(config), workers=2)
     killed: list[int] = []
 
     def kill_a_busy_worker(committed: int) -> None:
@@ -137,7 +137,7 @@ def test_a_league_whose_every_worker_dies_stops_and_resumes(
 ) -> None:
     db = tmp_path / "all-dead.db"
     config = _config(db, executor="processes", workers=1)
-    executor = ProcessesExecutor(config, workers=1)
+    executor = ProcessesExecutor(LeagueRecipe(config), workers=1)
 
     def kill_the_worker(committed: int) -> None:
         worker = executor.workers[0]
@@ -221,7 +221,7 @@ def test_the_ray_executor_plays_the_same_league_even_losing_an_actor(
 
     db = tmp_path / "ray-killed.db"
     config = _config(db, executor="ray", workers=2)
-    executor = RayExecutor(config, workers=2)
+    executor = RayExecutor(LeagueRecipe(config), workers=2)
     pids: dict[str, int] = {}
     killed: list[str] = []
 

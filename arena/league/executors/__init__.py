@@ -9,7 +9,17 @@ actors of a Ray cluster. Every one of them plays a table with the same code
 
 from __future__ import annotations
 
-from .base import EXECUTORS, Executor, ExecutorError, WorkerLostError
-from .choose import make_executor
+from .base import EXECUTORS, Executor, ExecutorError, ExecutorReport, WorkerLostError
+from .choose import executor_for, make_executor
+from .worker import LeagueRecipe
 
-__all__ = ["EXECUTORS", "Executor", "ExecutorError", "WorkerLostError", "make_executor"]
+__all__ = [
+    "EXECUTORS",
+    "Executor",
+    "ExecutorError",
+    "ExecutorReport",
+    "LeagueRecipe",
+    "WorkerLostError",
+    "executor_for",
+    "make_executor",
+]

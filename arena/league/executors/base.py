@@ -1,24 +1,33 @@
 """What every executor offers the head, and the local one (the default).
 
-Why the head's view is so small (start, play a table, stop): the schedule, the ratings
-and the commit order stay in the head whatever runs the matches, so "results commit in
-match order" and "a resumed league equals an uninterrupted one" hold on every executor
-without a line of executor-specific code in the runner.
+Why the head's view is so small (start, play a job, stop): the schedule, the ratings and
+the commit order stay in the head whatever runs the matches, so "results commit in match
+order" and "a resumed league equals an uninterrupted one" hold on every executor without
+a line of executor-specific code in the runner.
+
+What a worker runs is a ``Referee`` built from a picklable ``Recipe`` (a league's:
+``worker.LeagueRecipe``; ``arena serve``'s: ``arena.server.served``). The local executor
+builds it in the head's own process; the others send the recipe to each worker.
 """
 
 from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from arena.store.sqlite import HeldMatch
+from ..config import EXECUTORS
 
-from ..config import EXECUTORS, LeagueConfig
-from ..entrants import EntrantsError
-from ..schedule import Table
-from .worker import MatchWorker
-
-__all__ = ["EXECUTORS", "Executor", "ExecutorError", "LocalExecutor", "WorkerLostError"]
+__all__ = [
+    "EXECUTORS",
+    "Executor",
+    "ExecutorError",
+    "ExecutorReport",
+    "LocalExecutor",
+    "Recipe",
+    "Referee",
+    "WorkerLostError",
+]
 
 
 class ExecutorError(RuntimeError):
@@ -31,34 +40,57 @@ class WorkerLostError(RuntimeError):
 
 @dataclass(slots=True)
 class ExecutorReport:
-    """What an executor has to say at the end of a league run."""
+    """What an executor has to say at the end of a run."""
 
     restarts: dict[str, int] = field(default_factory=dict)
     """Managed bots restarted after dying, and how often (summed over workers)."""
     last_words: dict[str, list[str]] = field(default_factory=dict)
     """A managed bot's last stderr lines before it last died."""
     lost: list[str] = field(default_factory=list)
-    """Workers that died, each with why (the league went on with the others)."""
+    """Workers that died, each with why (the run went on with the others)."""
     replayed: int = 0
     """Matches played again because their worker died."""
 
 
+class Referee(Protocol):
+    """What runs on a worker: plays jobs (many at once) to their results."""
+
+    async def start(self) -> str | None:
+        """Get ready (start managed bots, Hello them); why it could not, or None."""
+
+    async def play(self, job: Any) -> Any:
+        """Play one job (a scheduled table, a served match) to its result."""
+
+    def report(self) -> ExecutorReport:
+        """Its managed bots' restarts and last words."""
+
+    async def stop(self) -> None:
+        """Stop what it started."""
+
+
+class Recipe(Protocol):
+    """A picklable description of a Referee, built where the matches run."""
+
+    def build(self) -> Referee:
+        """The referee."""
+
+
 class Executor(abc.ABC):
-    """Plays a league's tables somewhere; the head commits what comes back."""
+    """Plays jobs somewhere; the head commits what comes back."""
 
     name: str = ""
 
-    def __init__(self, config: LeagueConfig) -> None:
-        self.config = config
+    def __init__(self, recipe: Recipe) -> None:
+        self.recipe = recipe
         self.report = ExecutorReport()
 
     @abc.abstractmethod
     async def start(self) -> None:
-        """Start the workers and their entrants (ExecutorError if that fails)."""
+        """Start the workers and their referees (ExecutorError if that fails)."""
 
     @abc.abstractmethod
-    async def play(self, table: Table) -> HeldMatch:
-        """Play one table to its finished match."""
+    async def play(self, job: Any) -> Any:
+        """Play one job to its result."""
 
     @abc.abstractmethod
     async def stop(self) -> ExecutorReport:
@@ -70,21 +102,21 @@ class LocalExecutor(Executor):
 
     name = "local"
 
-    def __init__(self, config: LeagueConfig) -> None:
-        super().__init__(config)
-        self.worker = MatchWorker(config)
+    def __init__(self, recipe: Recipe, referee: Referee | None = None) -> None:
+        super().__init__(recipe)
+        self.referee = referee if referee is not None else recipe.build()
 
     async def start(self) -> None:
-        try:
-            await self.worker.start()
-        except EntrantsError as error:
-            raise ExecutorError(str(error)) from None
+        error = await self.referee.start()
+        if error is not None:
+            raise ExecutorError(error)
 
-    async def play(self, table: Table) -> HeldMatch:
-        return await self.worker.play(table)
+    async def play(self, job: Any) -> Any:
+        return await self.referee.play(job)
 
     async def stop(self) -> ExecutorReport:
-        self.report.restarts = self.worker.restarts()
-        self.report.last_words = self.worker.entrants.last_words
-        await self.worker.stop()
+        report = self.referee.report()
+        self.report.restarts = report.restarts
+        self.report.last_words = report.last_words
+        await self.referee.stop()
         return self.report

@@ -14,12 +14,9 @@ import abc
 import asyncio
 import logging
 from collections.abc import Sequence
+from typing import Any
 
-from arena.store.sqlite import HeldMatch
-
-from ..config import LeagueConfig
-from ..schedule import Table
-from .base import Executor, ExecutorError, ExecutorReport, WorkerLostError
+from .base import Executor, ExecutorError, ExecutorReport, Recipe, WorkerLostError
 
 log = logging.getLogger("arena.league")
 
@@ -34,13 +31,13 @@ class WorkerHandle(abc.ABC):
         """Tables sent and not yet back."""
 
     @abc.abstractmethod
-    async def start(self, config: LeagueConfig) -> None:
-        """Start the worker's entrants (ExecutorError if they fail, WorkerLostError if the
-        worker dies)."""
+    async def start(self, recipe: Recipe) -> None:
+        """Build and start the worker's referee (ExecutorError if it fails,
+        WorkerLostError if the worker dies)."""
 
     @abc.abstractmethod
-    async def play(self, table: Table) -> HeldMatch:
-        """Play a table on this worker (WorkerLostError if it dies first)."""
+    async def play(self, job: Any) -> Any:
+        """Play a job on this worker (WorkerLostError if it dies first)."""
 
     @abc.abstractmethod
     async def stop(self) -> ExecutorReport:
@@ -54,8 +51,8 @@ class WorkerHandle(abc.ABC):
 class PoolExecutor(Executor):
     """Tables spread over workers, the least busy first."""
 
-    def __init__(self, config: LeagueConfig) -> None:
-        super().__init__(config)
+    def __init__(self, recipe: Recipe) -> None:
+        super().__init__(recipe)
         self.workers: list[WorkerHandle] = []
 
     @abc.abstractmethod
@@ -68,7 +65,7 @@ class PoolExecutor(Executor):
     async def start(self) -> None:
         try:
             self.workers = list(await self.open())
-            await asyncio.gather(*(w.start(self.config) for w in self.workers))
+            await asyncio.gather(*(w.start(self.recipe) for w in self.workers))
         except WorkerLostError as lost:
             await self._kill_all()
             raise ExecutorError(f"a worker died while starting: {lost}") from None
@@ -76,7 +73,7 @@ class PoolExecutor(Executor):
             await self._kill_all()
             raise
 
-    async def play(self, table: Table) -> HeldMatch:
+    async def play(self, job: Any) -> Any:
         while True:
             alive = [w for w in self.workers if w.alive]
             if not alive:
@@ -87,11 +84,11 @@ class PoolExecutor(Executor):
             worker = min(alive, key=lambda w: w.in_play)
             worker.in_play += 1
             try:
-                return await worker.play(table)
+                return await worker.play(job)
             except WorkerLostError as lost:
                 self._lose(worker, str(lost))
                 self.report.replayed += 1
-                log.warning("match %d is played again on another worker", table.index)
+                log.warning("%s is played again on another worker", job)
             finally:
                 worker.in_play -= 1
 

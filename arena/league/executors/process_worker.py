@@ -16,10 +16,8 @@ from typing import Any
 
 from arena.gctune import tune_for_latency
 
-from ..entrants import EntrantsError
 from . import frames
-from .base import ExecutorReport
-from .worker import MatchWorker
+from .base import Referee
 
 
 class _Server:
@@ -28,7 +26,7 @@ class _Server:
     def __init__(self, reader: asyncio.StreamReader, out: asyncio.WriteTransport) -> None:
         self.reader = reader
         self.out = out
-        self.worker: MatchWorker | None = None
+        self.referee: Referee | None = None
         self.tasks: set[asyncio.Task[None]] = set()
 
     def send(self, message: Any) -> None:
@@ -38,12 +36,8 @@ class _Server:
         while (message := await frames.read(self.reader)) is not None:
             kind = message[0]
             if kind == "start":
-                self.worker = MatchWorker(message[1])
-                try:
-                    await self.worker.start()
-                    self.send(("started", None))
-                except EntrantsError as error:
-                    self.send(("started", str(error)))
+                self.referee = message[1].build()
+                self.send(("started", await self.referee.start()))
             elif kind == "play":
                 task = asyncio.create_task(self._play(message[1], message[2]))
                 self.tasks.add(task)
@@ -52,24 +46,23 @@ class _Server:
                 break
         await self._stop()
 
-    async def _play(self, job: int, table: Any) -> None:
-        assert self.worker is not None
+    async def _play(self, number: int, job: Any) -> None:
+        assert self.referee is not None
         try:
-            finished = await self.worker.play(table)
+            result = await self.referee.play(job)
         except Exception:
-            self.send(("failed", job, traceback.format_exc()))
+            self.send(("failed", number, traceback.format_exc()))
         else:
-            self.send(("done", job, finished))
+            self.send(("done", number, result))
 
     async def _stop(self) -> None:
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-        report = ExecutorReport()
-        if self.worker is not None:
-            report.restarts = self.worker.restarts()
-            report.last_words = self.worker.entrants.last_words
-            await self.worker.stop()
+        report = None
+        if self.referee is not None:
+            report = self.referee.report()
+            await self.referee.stop()
         self.send(("stopped", report))
 
 

@@ -13,13 +13,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from arena.store.sqlite import HeldMatch
-
-from ..config import LeagueConfig
 from ..processes import _die_with_parent
-from ..schedule import Table
 from . import frames
-from .base import ExecutorError, ExecutorReport, WorkerLostError
+from .base import ExecutorError, ExecutorReport, Recipe, WorkerLostError
 from .pool import PoolExecutor, WorkerHandle
 
 
@@ -45,7 +41,7 @@ class ProcessWorker(WorkerHandle):
         """The worker's process id."""
         return self.process.pid if self.process is not None else None
 
-    async def start(self, config: LeagueConfig) -> None:
+    async def start(self, recipe: Recipe) -> None:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -59,7 +55,7 @@ class ProcessWorker(WorkerHandle):
         self._started = loop.create_future()
         self._stopped = loop.create_future()
         self._reader = asyncio.create_task(self._read())
-        self._send(("start", config))
+        self._send(("start", recipe))
         error = await self._started
         if error is not None:
             raise ExecutorError(error)
@@ -123,19 +119,19 @@ class ProcessWorker(WorkerHandle):
             return f"pid {self.pid}: killed by signal {signal.Signals(-code).name}"
         return f"pid {self.pid}: exited with status {code}"
 
-    async def play(self, table: Table) -> HeldMatch:
-        job = next(self._jobs)
-        waiter: asyncio.Future[HeldMatch] = asyncio.get_running_loop().create_future()
-        self._waiting[job] = waiter
+    async def play(self, job: Any) -> Any:
+        number = next(self._jobs)
+        waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting[number] = waiter
         try:
-            self._send(("play", job, table))
+            self._send(("play", number, job))
         except (ConnectionError, WorkerLostError):
-            self._waiting.pop(job, None)
+            self._waiting.pop(number, None)
             raise await self._lost() from None
         try:
             return await waiter
         finally:
-            self._waiting.pop(job, None)
+            self._waiting.pop(number, None)
 
     async def stop(self) -> ExecutorReport:
         assert self._stopped is not None
@@ -145,7 +141,8 @@ class ProcessWorker(WorkerHandle):
             raise await self._lost() from None
         try:
             async with asyncio.timeout(30):
-                return await self._stopped
+                report: ExecutorReport | None = await self._stopped
+                return report if report is not None else ExecutorReport()
         except TimeoutError:
             raise WorkerLostError(f"pid {self.pid}: did not stop within 30 s") from None
 
@@ -165,12 +162,12 @@ class ProcessWorker(WorkerHandle):
 
 
 class ProcessesExecutor(PoolExecutor):
-    """Tables on N local worker processes."""
+    """Jobs on N local worker processes."""
 
     name = "processes"
 
-    def __init__(self, config: LeagueConfig, workers: int) -> None:
-        super().__init__(config)
+    def __init__(self, recipe: Recipe, workers: int) -> None:
+        super().__init__(recipe)
         self.count = workers
 
     async def open(self) -> Sequence[WorkerHandle]:

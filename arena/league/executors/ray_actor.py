@@ -7,47 +7,38 @@ executor is used, so this module imports without Ray installed.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from arena.gctune import tune_for_latency
-from arena.store.sqlite import HeldMatch
 
-from ..config import LeagueConfig
-from ..entrants import EntrantsError
-from ..schedule import Table
-from .base import ExecutorReport
-from .worker import MatchWorker
+from .base import ExecutorReport, Recipe, Referee
 
 
 class RayMatchWorker:
-    """One worker: the league's entrants on its node, and the tables it is given."""
+    """One worker: the referee a recipe builds on its node, and the jobs it is given."""
 
     def __init__(self) -> None:
-        self.worker: MatchWorker | None = None
+        self.referee: Referee | None = None
         tune_for_latency()
 
     def pid(self) -> int:
         """The actor's process id (tests kill it)."""
         return os.getpid()
 
-    async def start(self, config: LeagueConfig) -> str | None:
-        """Start the entrants here; why they did not start, or None."""
-        self.worker = MatchWorker(config)
-        try:
-            await self.worker.start()
-        except EntrantsError as error:
-            return str(error)
-        return None
+    async def start(self, recipe: Recipe) -> str | None:
+        """Build and start the referee here; why it did not start, or None."""
+        self.referee = recipe.build()
+        return await self.referee.start()
 
-    async def play(self, table: Table) -> HeldMatch:
-        """Play one table."""
-        assert self.worker is not None
-        return await self.worker.play(table)
+    async def play(self, job: Any) -> Any:
+        """Play one job."""
+        assert self.referee is not None
+        return await self.referee.play(job)
 
     async def stop(self) -> ExecutorReport:
-        """Stop the entrants; the managed bots' restarts and last words."""
-        report = ExecutorReport()
-        if self.worker is not None:
-            report.restarts = self.worker.restarts()
-            report.last_words = self.worker.entrants.last_words
-            await self.worker.stop()
+        """Stop the referee; its managed bots' restarts and last words."""
+        if self.referee is None:
+            return ExecutorReport()
+        report = self.referee.report()
+        await self.referee.stop()
         return report

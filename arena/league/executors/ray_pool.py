@@ -16,11 +16,7 @@ import socket
 from collections.abc import Sequence
 from typing import Any
 
-from arena.store.sqlite import HeldMatch
-
-from ..config import LeagueConfig
-from ..schedule import Table
-from .base import ExecutorError, ExecutorReport, WorkerLostError
+from .base import ExecutorError, ExecutorReport, Recipe, WorkerLostError
 from .pool import PoolExecutor, WorkerHandle
 from .ray_actor import RayMatchWorker
 
@@ -74,8 +70,8 @@ class RayWorker(WorkerHandle):
             why = str(error).splitlines()[0] if str(error) else "its actor died"
             raise WorkerLostError(why) from None
 
-    async def start(self, config: LeagueConfig) -> None:
-        error = await self._call("start", config)
+    async def start(self, recipe: Recipe) -> None:
+        error = await self._call("start", recipe)
         if error is not None:
             raise ExecutorError(error)
 
@@ -83,9 +79,8 @@ class RayWorker(WorkerHandle):
         """The actor's process id."""
         return int(await self._call("pid"))
 
-    async def play(self, table: Table) -> HeldMatch:
-        result: HeldMatch = await self._call("play", table)
-        return result
+    async def play(self, job: Any) -> Any:
+        return await self._call("play", job)
 
     async def stop(self) -> ExecutorReport:
         report: ExecutorReport = await self._call("stop")
@@ -97,12 +92,15 @@ class RayWorker(WorkerHandle):
 
 
 class RayExecutor(PoolExecutor):
-    """Tables on the actors of a Ray cluster."""
+    """Jobs on the actors of a Ray cluster."""
 
     name = "ray"
 
-    def __init__(self, config: LeagueConfig, workers: int, address: str = "") -> None:
-        super().__init__(config)
+    def __init__(
+        self, recipe: Recipe, workers: int, address: str = "", *, concurrency: int = 1000
+    ) -> None:
+        super().__init__(recipe)
+        self.concurrency = concurrency
         self.count = workers
         self.address = address
         self.ray = import_ray()
@@ -131,7 +129,7 @@ class RayExecutor(PoolExecutor):
                 f"most {cpus} workers"
             )
         actor = ray.remote(RayMatchWorker).options(
-            num_cpus=1, max_concurrency=self.config.concurrency + 8, max_restarts=0
+            num_cpus=1, max_concurrency=self.concurrency + 8, max_restarts=0
         )
         return [RayWorker(str(n + 1), ray, actor.remote()) for n in range(count)]
 

@@ -9,14 +9,16 @@ record, exactly as the store will keep it.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from arena.referee import MatchSpec, run_match
 from arena.store.sqlite import HeldMatch
 
 from ..config import LeagueConfig
-from ..entrants import Entrants
+from ..entrants import Entrants, EntrantsError
 from ..results import finished_match, match_id
 from ..schedule import Table, derived_seed
+from .base import ExecutorReport
 
 
 class MatchWorker:
@@ -29,9 +31,13 @@ class MatchWorker:
         self.game_config = config.game_config()
         self.game_json = self.game.config_to_json(self.game_config)
 
-    async def start(self) -> None:
-        """Start the managed bots and Hello every bot (EntrantsError if one fails)."""
-        await self.entrants.start()
+    async def start(self) -> str | None:
+        """Start the managed bots and Hello every bot; why that failed, or None."""
+        try:
+            await self.entrants.start()
+        except EntrantsError as error:
+            return str(error)
+        return None
 
     async def play(self, table: Table) -> HeldMatch:
         """Play one table; bot faults are in the result, never raised."""
@@ -72,10 +78,23 @@ class MatchWorker:
             publish_record=table.deal_group is None,
         )
 
-    def restarts(self) -> dict[str, int]:
-        """Managed bots restarted after dying, and how often."""
-        return {n: b.restarts for n, b in self.entrants.managed.items() if b.restarts}
+    def report(self) -> ExecutorReport:
+        """Managed bots restarted after dying, how often, and their last words."""
+        restarts = {n: b.restarts for n, b in self.entrants.managed.items() if b.restarts}
+        return ExecutorReport(restarts=restarts, last_words=dict(self.entrants.last_words))
 
     async def stop(self) -> None:
         """Stop the managed bots and close the channels."""
         await self.entrants.stop()
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueRecipe:
+    """A league's referee, as sent to each worker."""
+
+    config: LeagueConfig
+    """The league (its entrants are started on the worker)."""
+
+    def build(self) -> MatchWorker:
+        """The league's MatchWorker."""
+        return MatchWorker(self.config)
