@@ -46,9 +46,11 @@ from functools import partial
 from typing import Any, Final
 
 from arena.league.commit import Standings, rate_and_record
+from arena.league.executors import Executor, executor_for
+from arena.league.executors.base import LocalExecutor
 from arena.league.rating import RatingModel
 from arena.league.results import finished_match, match_id
-from arena.referee import MatchOutcome, MatchSpec, RemoteSeat, SeatOutcome, run_match
+from arena.referee import MatchOutcome, SeatOutcome
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello
 from arena.store import Store
@@ -70,6 +72,7 @@ from arena.text import capped
 from .allowlist import Allowlist
 from .config import ServeConfig
 from .matchmaking import Matchmaker
+from .served import ServedMatch, ServedRecipe, ServedReferee
 from .verify import ARENA_FAILED, verify_bot
 
 log = logging.getLogger("arena.serve")
@@ -161,6 +164,19 @@ class Ladder:
         """Bots (name, endpoint) this run suspended for an endpoint it does not allow."""
         self._roots = root_certificates
         self.pool = ChannelPool(root_certificates=root_certificates)
+        recipe = ServedRecipe(root_certificates)
+        self.executor: Executor = (
+            LocalExecutor(recipe, ServedReferee(self.pool, owns_pool=False))
+            if config.executor == "local"
+            else executor_for(
+                config.executor,
+                recipe,
+                workers=config.workers,
+                ray_address=config.ray_address,
+                concurrency=config.concurrency,
+            )
+        )
+        """Where matches are played (the ladder itself stays here)."""
         self.allowlist = Allowlist(config.allow)
         self.game = config.game_plugin
         draw = self.game.rating_defaults(config.preset).draw_probability
@@ -519,20 +535,18 @@ class Ladder:
             current = match_id(self.config.league_id, index)
             seed = secrets.randbits(63)
             self.running[current] = RunningMatch(current, names, time.time())
-            spec = MatchSpec(
+            job = ServedMatch(
                 match_id=current,
+                game=self.game.name,
                 config=self._game_config,
-                game=self.game,
                 seed=seed,
+                seats=tuple((b.name, b.endpoint) for b in table),
                 deadline_ms=self.config.deadline_ms,
                 max_strikes=self.config.max_strikes,
                 connect_timeout_s=self.config.hello_timeout_s,
+                max_reply_bytes=MAX_REPLY_BYTES,
             )
-            seats = [
-                RemoteSeat(b.name, self.pool.get(b.endpoint), max_reply_bytes=MAX_REPLY_BYTES)
-                for b in table
-            ]
-            outcome = await run_match(spec, seats)
+            outcome: MatchOutcome = await self.executor.play(job)
             self._commit(index, seed, outcome, table)
         except Exception:  # a bug, not a bot fault: keep the ladder going, say so loudly
             log.exception("ladder match %s among %s failed", current or "(unstarted)", names)
@@ -773,6 +787,7 @@ class Ladder:
                 len(self._unwritten),
                 ", ".join(k.match_id for k in self._unwritten if k.match_id) or "(none)",
             )
+        await self.executor.stop()
         await self.pool.close()
 
 

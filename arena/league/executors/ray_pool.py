@@ -11,6 +11,7 @@ endpoint must be reachable from there.
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import logging
 import socket
 from collections.abc import Sequence
@@ -30,10 +31,16 @@ def import_ray() -> Any:
         import ray  # an optional extra: imported only when used
     except ImportError:
         raise ExecutorError(
-            "the ray executor needs Ray, which is not installed: "
-            "pip install 'abluxxen-arena[ray]' (or choose --executor local or processes)"
+            f"the ray executor needs Ray, which is not installed: pip install "
+            f"'{_distribution()}[ray]' (or choose --executor local or processes)"
         ) from None
     return ray
+
+
+def _distribution() -> str:
+    """The name this package is installed under (for the install advice)."""
+    names = importlib.metadata.packages_distributions().get("arena") or ["arena"]
+    return names[0]
 
 
 def check_reachable(address: str) -> None:
