@@ -49,8 +49,8 @@ from arena.league.commit import Standings, rate_and_record
 from arena.league.executors import Executor, executor_for
 from arena.league.executors.base import LocalExecutor
 from arena.league.rating import RatingModel
-from arena.league.results import finished_match, match_id
-from arena.referee import MatchOutcome, SeatOutcome
+from arena.league.results import match_id
+from arena.referee import SeatOutcome
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello
 from arena.store import Store
@@ -72,7 +72,7 @@ from arena.text import capped
 from .allowlist import Allowlist
 from .config import ServeConfig
 from .matchmaking import Matchmaker
-from .served import ServedMatch, ServedRecipe, ServedReferee
+from .served import ServedMatch, ServedOutcome, ServedRecipe, ServedReferee
 from .verify import ARENA_FAILED, verify_bot
 
 log = logging.getLogger("arena.serve")
@@ -545,9 +545,13 @@ class Ladder:
                 max_strikes=self.config.max_strikes,
                 connect_timeout_s=self.config.hello_timeout_s,
                 max_reply_bytes=MAX_REPLY_BYTES,
+                league_id=self.config.league_id,
+                index=index,
+                ladder=self.config.ladder,
+                game_json=self._game_json,
             )
-            outcome: MatchOutcome = await self.executor.play(job)
-            self._commit(index, seed, outcome, table)
+            outcome: ServedOutcome = await self.executor.play(job)
+            self._commit(outcome, table)
         except Exception:  # a bug, not a bot fault: keep the ladder going, say so loudly
             log.exception("ladder match %s among %s failed", current or "(unstarted)", names)
         finally:
@@ -564,26 +568,14 @@ class Ladder:
                 self._tasks.discard(task)
             self.wake()
 
-    def _commit(
-        self, index: int, seed: int, outcome: MatchOutcome, table: tuple[BotEntry, ...]
-    ) -> None:
-        finished = finished_match(
-            outcome,
-            league_id=self.config.league_id,
-            index=index,
-            ladder=self.config.ladder,
-            seed=seed,
-            game_json=self._game_json,
-        )
-        self._write(
-            partial(self._record, finished),
-            f"match {outcome.match_id}",
-            match_id=outcome.match_id,
-        )
+    def _commit(self, outcome: ServedOutcome, table: tuple[BotEntry, ...]) -> None:
+        finished = outcome.finished
+        played_in = finished.match.id
+        self._write(partial(self._record, finished), f"match {played_in}", match_id=played_in)
         for bot, seat in zip(table, outcome.seats, strict=True):
             self._write(
-                partial(self._after_match, bot, seat, outcome.match_id),
-                f"bot {bot.name} after match {outcome.match_id}",
+                partial(self._after_match, bot, seat, played_in),
+                f"bot {bot.name} after match {played_in}",
             )
 
     def _record(self, finished: HeldMatch) -> None:

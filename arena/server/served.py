@@ -13,8 +13,10 @@ from typing import Any
 
 from arena.games import get as get_game
 from arena.league.executors import ExecutorReport
-from arena.referee import MatchOutcome, MatchSpec, RemoteSeat, run_match
+from arena.league.results import finished_match
+from arena.referee import MatchSpec, RemoteSeat, SeatOutcome, run_match
 from arena.referee.channels import ChannelPool
+from arena.store.sqlite import HeldMatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +42,30 @@ class ServedMatch:
     """How long a bot may take to accept the match's stream."""
     max_reply_bytes: int
     """Larger replies are OVERSIZED faults."""
+    league_id: str
+    """The ladder's league row."""
+    index: int
+    """The match's index in it."""
+    ladder: str
+    """The ladder it is rated on."""
+    game_json: dict[str, Any]
+    """The game's configuration as the store keeps it."""
 
     def __str__(self) -> str:
         return f"match {self.match_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class ServedOutcome:
+    """A played ladder match as it travels back: the rows the store keeps, and each
+    seat's outcome (the ladder counts forfeits against its bots). Rows, not the game's
+    own result objects, which need not survive a trip between processes (the compiled
+    build's classes do not pickle)."""
+
+    finished: HeldMatch
+    """The match's rows, faults and encoded record."""
+    seats: tuple[SeatOutcome, ...]
+    """By seat."""
 
 
 class ServedReferee:
@@ -55,7 +78,7 @@ class ServedReferee:
     async def start(self) -> str | None:
         return None  # the ladder Hellos each table's bots before every match
 
-    async def play(self, job: ServedMatch) -> MatchOutcome:
+    async def play(self, job: ServedMatch) -> ServedOutcome:
         spec = MatchSpec(
             match_id=job.match_id,
             config=job.config,
@@ -69,7 +92,16 @@ class ServedReferee:
             RemoteSeat(name, self.pool.get(endpoint), max_reply_bytes=job.max_reply_bytes)
             for name, endpoint in job.seats
         ]
-        return await run_match(spec, seats)
+        outcome = await run_match(spec, seats)
+        finished = finished_match(
+            outcome,
+            league_id=job.league_id,
+            index=job.index,
+            ladder=job.ladder,
+            seed=job.seed,
+            game_json=job.game_json,
+        )
+        return ServedOutcome(finished, tuple(outcome.seats))
 
     def report(self) -> ExecutorReport:
         return ExecutorReport()

@@ -70,7 +70,23 @@ class ProcessWorker(WorkerHandle):
 
     async def _read(self) -> None:
         """Route the worker's answers to whoever waits for them; at its end, every
-        waiter learns the worker is lost."""
+        waiter learns the worker is lost. An answer that cannot be read is an arena
+        bug: the worker is killed, and its waiters are told why."""
+        try:
+            await self._route()
+        except Exception as error:
+            why = f"its answer could not be read ({type(error).__name__}: {error})"
+            for future in list(self._waiting.values()):
+                if not future.done():
+                    future.set_exception(RuntimeError(f"worker {self.name}: {why}"))
+            self._waiting.clear()
+            process = self.process
+            if process is not None and process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(process.pid, signal.SIGKILL)
+        await self._lose_all()
+
+    async def _route(self) -> None:
         process = self.process
         assert process is not None
         assert process.stdout is not None
@@ -90,6 +106,10 @@ class ProcessWorker(WorkerHandle):
                     waiter.set_exception(
                         RuntimeError(f"worker {self.name} failed a match:\n{message[2]}")
                     )
+
+    async def _lose_all(self) -> None:
+        process = self.process
+        assert process is not None
         await process.wait()
         lost = WorkerLostError(self._why())
         for future in (self._started, self._stopped, *self._waiting.values()):
