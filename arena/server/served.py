@@ -52,6 +52,7 @@ class ServedMatch:
     """The game's configuration as the store keeps it."""
 
     def __str__(self) -> str:
+        """How logs name it: never with its seed."""
         return f"match {self.match_id}"
 
 

@@ -105,7 +105,7 @@ def test_the_processes_executor_plays_the_same_league(tmp_path: Path, local_resu
 
 @pytest.mark.slow
 def test_a_worker_killed_mid_match_has_its_matches_played_again(
-    tmp_path: Path, local_result: Dump
+    tmp_path: Path, local_result: Dump, caplog: pytest.LogCaptureFixture
 ) -> None:
     db = tmp_path / "killed-worker.db"
     config = _config(db, executor="processes", workers=2)
@@ -129,6 +129,9 @@ def test_a_worker_killed_mid_match_has_its_matches_played_again(
     assert summary.replayed >= 1  # its unanswered tables, and any sent before its death showed
     assert summary.played == 24
     assert _dump(db) == local_result  # nothing lost, nothing counted twice, same deals
+    assert "is played again on another worker" in caplog.text
+    seeds = {str(row[1]) for row in local_result[0]}
+    assert not [seed for seed in seeds if seed in caplog.text], "a deal's seed was logged"
 
 
 @pytest.mark.slow

@@ -88,6 +88,7 @@ class PoolExecutor(Executor):
             except WorkerLostError as lost:
                 self._lose(worker, str(lost))
                 self.report.replayed += 1
+                # str(job) names the match, never its seed (Table, ServedMatch).
                 log.warning("%s is played again on another worker", job)
             finally:
                 worker.in_play -= 1
