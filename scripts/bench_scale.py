@@ -324,18 +324,45 @@ async def cpu_rate(executor: Executor, args: argparse.Namespace) -> dict[str, An
 
     await executor.start()
     try:
+        pids = [os.getpid(), *await worker_pids(executor)]
         lanes = [asyncio.create_task(lane()) for _ in range(args.cpu_concurrency)]
         await asyncio.sleep(args.cpu_warmup_s)
-        d0, t0 = done, time.monotonic()
+        d0, t0, c0 = done, time.monotonic(), cpu_s(pids)
         await asyncio.sleep(args.cpu_window_s)
-        d1, t1 = done, time.monotonic()
+        d1, t1, c1 = done, time.monotonic(), cpu_s(pids)
         stop.set()
         for task in lanes:
             task.cancel()
         await asyncio.gather(*lanes, return_exceptions=True)
     finally:
         await executor.stop()
-    return {"matches": d1 - d0, "matches_per_s": round((d1 - d0) / (t1 - t0), 2)}
+    matches = max(d1 - d0, 1)
+    return {
+        "matches": d1 - d0,
+        "matches_per_s": round((d1 - d0) / (t1 - t0), 2),
+        # CPU of the head and its workers per match: what the machine's load cannot change.
+        "cpu_ms_per_match_head": round((c1[0] - c0[0]) / matches * 1000, 2),
+        "cpu_ms_per_match_workers": round((sum(c1[1:]) - sum(c0[1:])) / matches * 1000, 2),
+    }
+
+
+def cpu_s(pids: list[int]) -> list[float]:
+    """User + system CPU seconds of each process so far (Linux ``/proc``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    times = []
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        times.append((int(fields[11]) + int(fields[12])) / tick)
+    return times
+
+
+async def worker_pids(executor: Executor) -> list[int]:
+    """The worker processes of an executor (none for local)."""
+    pids = []
+    for worker in getattr(executor, "workers", []):
+        pid = worker.pid
+        pids.append(int(await pid() if callable(pid) else pid))
+    return pids
 
 
 async def workers_phase(args: argparse.Namespace) -> dict[str, Any]:

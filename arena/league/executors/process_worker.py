@@ -12,6 +12,7 @@ import asyncio
 import os
 import sys
 import traceback
+from functools import partial
 from typing import Any
 
 from arena.gctune import tune_for_latency
@@ -27,7 +28,8 @@ class _Server:
         self.reader = reader
         self.out = out
         self.referee: Referee | None = None
-        self.tasks: set[asyncio.Task[None]] = set()
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+        """The jobs in play, by the head's number."""
 
     def send(self, message: Any) -> None:
         self.out.write(frames.encode(message))
@@ -39,12 +41,19 @@ class _Server:
                 self.referee = message[1].build()
                 self.send(("started", await self.referee.start()))
             elif kind == "play":
-                task = asyncio.create_task(self._play(message[1], message[2]))
-                self.tasks.add(task)
-                task.add_done_callback(self.tasks.discard)
+                number = message[1]
+                task = asyncio.create_task(self._play(number, message[2]))
+                self.tasks[number] = task
+                task.add_done_callback(partial(self._forget, number))
+            elif kind == "cancel" and message[1] in self.tasks:
+                self.tasks[message[1]].cancel()
             elif kind == "stop":
                 break
         await self._stop()
+
+    def _forget(self, number: int, task: asyncio.Task[None]) -> None:
+        if self.tasks.get(number) is task:
+            del self.tasks[number]
 
     async def _play(self, number: int, job: Any) -> None:
         assert self.referee is not None
@@ -56,9 +65,10 @@ class _Server:
             self.send(("done", number, result))
 
     async def _stop(self) -> None:
-        for task in list(self.tasks):
+        tasks = list(self.tasks.values())
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         report = None
         if self.referee is not None:
             report = self.referee.report()

@@ -150,6 +150,12 @@ class ProcessWorker(WorkerHandle):
             raise await self._lost() from None
         try:
             return await waiter
+        except asyncio.CancelledError:
+            # The head gave the match up (it stops, or a test's level ends): the worker
+            # stops playing it too, instead of playing on for nobody.
+            with contextlib.suppress(ConnectionError, WorkerLostError, AssertionError):
+                self._send(("cancel", number))
+            raise
         finally:
             self._waiting.pop(number, None)
 

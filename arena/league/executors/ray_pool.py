@@ -10,6 +10,7 @@ endpoint must be reachable from there.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib.metadata
 import logging
@@ -71,8 +72,14 @@ class RayWorker(WorkerHandle):
         self.actor = actor
 
     async def _call(self, method: str, *args: Any) -> Any:
+        ref = getattr(self.actor, method).remote(*args)
         try:
-            return await getattr(self.actor, method).remote(*args)
+            return await ref
+        except asyncio.CancelledError:
+            # The head gave the match up: the actor stops playing it too.
+            with contextlib.suppress(Exception):
+                self.ray.cancel(ref)
+            raise
         except self.ray.exceptions.RayActorError as error:
             why = str(error).splitlines()[0] if str(error) else "its actor died"
             raise WorkerLostError(why) from None
