@@ -324,7 +324,7 @@ async def cpu_rate(executor: Executor, args: argparse.Namespace) -> dict[str, An
 
     await executor.start()
     try:
-        pids = [os.getpid(), *await worker_pids(executor)]
+        pids = [os.getpid(), *worker_pids(executor)]
         lanes = [asyncio.create_task(lane()) for _ in range(args.cpu_concurrency)]
         await asyncio.sleep(args.cpu_warmup_s)
         d0, t0, c0 = done, time.monotonic(), cpu_s(pids)
@@ -356,12 +356,11 @@ def cpu_s(pids: list[int]) -> list[float]:
     return times
 
 
-async def worker_pids(executor: Executor) -> list[int]:
+def worker_pids(executor: Executor) -> list[int]:
     """The worker processes of an executor (none for local)."""
     pids = []
     for worker in getattr(executor, "workers", []):
-        pid = worker.pid
-        pids.append(int(await pid() if callable(pid) else pid))
+        pids.append(int(worker.pid))
     return pids
 
 

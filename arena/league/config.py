@@ -281,6 +281,18 @@ def build_config(file_settings: dict[str, Any], overrides: dict[str, Any]) -> Le
     return replace(config, tau=float(config.tau), until_sigma=float(config.until_sigma))
 
 
+def executor_problem(executor: str, workers: int, ray_address: str) -> str | None:
+    """What is wrong with executor settings (a league's or ``arena serve``'s), if
+    anything."""
+    if executor not in EXECUTORS:
+        return f"unknown executor {executor!r}; choose {', '.join(EXECUTORS)}"
+    if workers < 0:
+        return "workers must not be negative (0: one per core)"
+    if ray_address and executor != "ray":
+        return "a Ray address needs the ray executor: add --executor ray"
+    return None
+
+
 def validate(config: LeagueConfig) -> None:
     """Raise LeagueConfigError naming the first problem."""
     try:
@@ -328,14 +340,9 @@ def validate(config: LeagueConfig) -> None:
         raise LeagueConfigError(
             f"unknown schedule {config.schedule!r}; choose {', '.join(SCHEDULES)}"
         )
-    if config.executor not in EXECUTORS:
-        raise LeagueConfigError(
-            f"unknown executor {config.executor!r}; choose {', '.join(EXECUTORS)}"
-        )
-    if config.workers < 0:
-        raise LeagueConfigError("workers must not be negative (0: one per core)")
-    if config.ray_address and config.executor != "ray":
-        raise LeagueConfigError("a Ray address needs the ray executor: add --executor ray")
+    problem = executor_problem(config.executor, config.workers, config.ray_address)
+    if problem is not None:
+        raise LeagueConfigError(problem)
     if config.matches < 0 or (config.matches == 0 and config.until_sigma <= 0):
         raise LeagueConfigError("give --matches N (N > 0) or a stopping rule --until-sigma X")
     if config.max_matches < 1:

@@ -15,7 +15,7 @@ from arena.games import (
     preset_or_default,
 )
 from arena.games import get as get_game
-from arena.league.config import EXECUTORS
+from arena.league.config import executor_problem
 from arena.league.rating import LADDER_TAU, MAX_TAU
 from arena.referee.channels import loopback_host
 
@@ -139,14 +139,9 @@ class ServeConfig:
 
 def validate(config: ServeConfig) -> None:
     """Raise ServeConfigError naming the first problem."""
-    if config.executor not in EXECUTORS:
-        raise ServeConfigError(
-            f"unknown executor {config.executor!r}; choose {', '.join(EXECUTORS)}"
-        )
-    if config.workers < 0:
-        raise ServeConfigError("workers must not be negative (0: one per core)")
-    if config.ray_address and config.executor != "ray":
-        raise ServeConfigError("a Ray address needs the ray executor: add --executor ray")
+    problem = executor_problem(config.executor, config.workers, config.ray_address)
+    if problem is not None:
+        raise ServeConfigError(problem)
     try:
         config.game_config()
     except (UnknownGameError, InvalidOptionsError) as error:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from server.support import children
 
 from arena.league.config import Entrant, LeagueConfig, LeagueConfigError, build_config
 from arena.league.executors import Executor, ExecutorError, LeagueRecipe, make_executor
@@ -155,20 +156,6 @@ def test_a_league_whose_every_worker_dies_stops_and_resumes(
     assert _dump(db) == local_result
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rpartition(")")[2].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
 @pytest.mark.slow
 def test_a_head_killed_with_sigkill_resumes_on_processes(
     tmp_path: Path, local_result: Dump
@@ -188,7 +175,7 @@ def test_a_head_killed_with_sigkill_resumes_on_processes(
         while committed < 4 and time.monotonic() < deadline and head.poll() is None:
             time.sleep(0.05)
             if len(workers) < 2:  # each worker, once it has started its managed bots
-                workers = [p for p in _children(head.pid) if _children(p)]
+                workers = [p for p in children(head.pid) if children(p)]
             if db.exists():
                 try:
                     with sqlite3.connect(db, timeout=1) as conn:
@@ -225,24 +212,17 @@ def test_the_ray_executor_plays_the_same_league_even_losing_an_actor(
     db = tmp_path / "ray-killed.db"
     config = _config(db, executor="ray", workers=2)
     executor = RayExecutor(LeagueRecipe(config), workers=2)
-    pids: dict[str, int] = {}
-    killed: list[str] = []
-
-    async def learn_pids() -> None:
-        for worker in executor.workers:
-            assert isinstance(worker, RayWorker)
-            pids[worker.name] = await worker.pid()
+    killed: list[int] = []
 
     def kill_a_busy_actor(committed: int) -> None:
         if killed or committed < 3:
             return
-        if not pids:
-            asyncio.get_running_loop().create_task(learn_pids())
-            return
-        busy = [w for w in executor.workers if w.in_play]
-        if busy:
-            os.kill(pids[busy[0].name], signal.SIGKILL)
-            killed.append(busy[0].name)
+        for worker in executor.workers:
+            assert isinstance(worker, RayWorker)
+            if worker.in_play and worker.alive:
+                os.kill(worker.pid, signal.SIGKILL)
+                killed.append(worker.pid)
+                return
 
     summary = _run(config, executor, on_commit=kill_a_busy_actor)
     assert killed, "an actor should have been killed with matches in play"

@@ -19,6 +19,7 @@ from .support import (
     RANDOM_BOT,
     Processes,
     arena_cli,
+    children,
     stub,
     submit,
     token,
@@ -35,19 +36,6 @@ def _rated(db: Path) -> int:
         return 0
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rpartition(")")[2].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
 @pytest.mark.slow
 def test_serve_plays_on_worker_processes_and_survives_losing_one(tmp_path: Path) -> None:
     db, log = tmp_path / "serve.db", tmp_path / "serve.log"
@@ -58,7 +46,7 @@ def test_serve_plays_on_worker_processes_and_survives_losing_one(tmp_path: Path)
             db, "--table-size", "2", "--deadline-ms", "500", "--concurrency", "4",
             "--bot-streams", "4", "--executor", "processes", "--workers", "2", stderr=log,
         )  # fmt: skip
-        workers = _children(server.pid)
+        workers = children(server.pid)
         assert len(workers) == 2
         first, second = procs.bots([RANDOM_BOT], [GREEDY_BOT])
         with stub(server.address) as client:

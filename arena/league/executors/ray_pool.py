@@ -70,6 +70,8 @@ class RayWorker(WorkerHandle):
         super().__init__(name)
         self.ray = ray
         self.actor = actor
+        self.pid = 0
+        """The actor's process id, once started (for its node's logs, and tests)."""
 
     async def _call(self, method: str, *args: Any) -> Any:
         ref = getattr(self.actor, method).remote(*args)
@@ -88,10 +90,7 @@ class RayWorker(WorkerHandle):
         error = await self._call("start", recipe)
         if error is not None:
             raise ExecutorError(error)
-
-    async def pid(self) -> int:
-        """The actor's process id."""
-        return int(await self._call("pid"))
+        self.pid = int(await self._call("pid"))
 
     async def play(self, job: Any) -> Any:
         return await self._call("play", job)
