@@ -17,6 +17,7 @@ from typing import Any
 
 from arena.gctune import tune_for_latency
 
+from ..processes import die_with_parent
 from . import frames
 from .base import Referee
 
@@ -88,7 +89,12 @@ async def _main(out_fd: int) -> None:
 
 
 def main() -> None:
-    """Frames go to the original stdout; anything else printed goes to stderr."""
+    """Frames go to the original stdout; anything else printed goes to stderr. The
+    worker dies with the head (its pid is the first argument): a parent-death signal,
+    set here, and checked against a head that died before it was set."""
+    die_with_parent()
+    if len(sys.argv) > 1 and os.getppid() != int(sys.argv[1]):
+        sys.exit("arena worker: the head is gone")
     out_fd = os.dup(1)
     os.dup2(2, 1)
     tune_for_latency()

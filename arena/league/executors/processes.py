@@ -13,7 +13,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..processes import _die_with_parent
 from . import frames
 from .base import ExecutorError, ExecutorReport, Recipe, WorkerLostError
 from .pool import PoolExecutor, WorkerHandle
@@ -46,10 +45,12 @@ class ProcessWorker(WorkerHandle):
             sys.executable,
             "-m",
             "arena.league.executors.process_worker",
+            str(os.getpid()),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             limit=1 << 26,
-            preexec_fn=_die_with_parent,
+            # No preexec_fn: it forces a plain fork, which gRPC's threads in this process
+            # can make abort; the worker sets its parent-death signal itself.
         )
         loop = asyncio.get_running_loop()
         self._started = loop.create_future()
