@@ -143,11 +143,14 @@ def test_a_league_whose_every_worker_dies_stops_and_resumes(
     config = _config(db, executor="processes", workers=1)
     executor = ProcessesExecutor(LeagueRecipe(config), workers=1)
 
+    killed: list[int] = []
+
     def kill_the_worker(committed: int) -> None:
         worker = executor.workers[0]
         assert isinstance(worker, ProcessWorker)
-        if committed >= 2 and worker.alive and worker.pid is not None:
+        if committed >= 2 and not killed and worker.pid is not None:
             os.kill(worker.pid, signal.SIGKILL)
+            killed.append(worker.pid)
 
     with pytest.raises(LeagueError, match=r"every worker died .*the same command resumes it"):
         _run(config, executor, on_commit=kill_the_worker)
