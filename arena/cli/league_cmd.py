@@ -14,6 +14,7 @@ from arena.games import DEFAULT_GAME, UnknownGameError
 from arena.games import get as get_game
 from arena.league.config import (
     DEFAULT_DB,
+    EXECUTORS,
     SCHEDULES,
     Entrant,
     LeagueConfigError,
@@ -79,6 +80,18 @@ def register(sub: Any) -> None:
         "--db", help=f"database: a file, or postgresql://USER@HOST:PORT/DB (default {DEFAULT_DB})"
     )
     parser.add_argument(
+        "--executor",
+        choices=EXECUTORS,
+        help="where matches run: local (this process, the default), processes (local "
+        "worker processes) or ray (a Ray cluster; the [ray] extra)",
+    )
+    parser.add_argument(
+        "--workers", type=int, help="workers of processes/ray (default: one per core or CPU)"
+    )
+    parser.add_argument(
+        "--ray-address", help="HOST:PORT of a running Ray cluster (default: start a local one)"
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="continue the league with these settings (the same command again does too)",
@@ -133,6 +146,9 @@ def run(args: argparse.Namespace) -> int:
             "tau": args.tau,
             "draw_probability": args.draw_probability,
             "db": args.db,
+            "executor": args.executor,
+            "workers": args.workers,
+            "ray_address": args.ray_address,
         }
         config = build_config(file_settings, overrides)
     except (LeagueConfigError, EntrantError) as error:
@@ -167,6 +183,10 @@ def run(args: argparse.Namespace) -> int:
         f"now in {summary.wall_s:.1f} s ({summary.decisions} decisions); "
         f"database {masked(config.db)}"
     )
+    for lost in summary.workers_lost:
+        print(f"  {shown(lost)}: the league went on with the other workers")
+    if summary.replayed:
+        print(f"  {summary.replayed} match(es) cut short by a dying worker were played again")
     for name, count in sorted(summary.restarts.items()):
         print(f"  managed bot {shown(name)} died and was restarted {count} time(s)")
         for line in summary.last_words.get(name, [])[-3:]:

@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from arena.games import DEFAULT_GAME
+from arena.league.config import EXECUTORS
+from arena.league.executors import ExecutorError
 from arena.league.rating import LADDER_TAU
 from arena.server.allowlist import DEFAULT_ALLOW
 from arena.server.app import Companion, RunningArena, serve
@@ -22,7 +24,7 @@ from arena.server.config import (
     validate,
 )
 from arena.store import StoreError, masked
-from arena.text import ShownLogFormatter
+from arena.text import ShownLogFormatter, shown
 
 from .game_option import add_game_option
 from .web_cmd import READY as WEB_READY
@@ -173,6 +175,19 @@ def register(sub: Any) -> None:
         "(recorded unrated; beyond loopback only with --play-token)",
     )
     parser.add_argument("--play-token", help="the token /play needs beyond loopback")
+    parser.add_argument(
+        "--executor",
+        choices=EXECUTORS,
+        default="local",
+        help="where matches run: local (this process, the default), processes (local "
+        "worker processes) or ray (a Ray cluster; the [ray] extra)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=0, help="workers of processes/ray (0: one per core/CPU)"
+    )
+    parser.add_argument(
+        "--ray-address", default="", help="HOST:PORT of a running Ray cluster (default: local)"
+    )
     parser.add_argument("--quiet", action="store_true", help="log warnings only")
     parser.set_defaults(run=run)
 
@@ -209,6 +224,9 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         tau=args.tau,
         read_rate=args.read_rate,
         read_burst=args.read_burst,
+        executor=args.executor,
+        workers=args.workers,
+        ray_address=args.ray_address,
     )
 
 
@@ -260,8 +278,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(serve(config, on_ready=ready, companions=companions))
-    except StoreError as error:
-        print(f"arena serve: {error}", file=sys.stderr)
+    except (StoreError, ExecutorError) as error:
+        print(f"arena serve: {shown(str(error))}", file=sys.stderr)
         return 2
     except OSError as error:
         print(f"arena serve: {error}", file=sys.stderr)  # app.py says what to change

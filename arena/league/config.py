@@ -38,6 +38,8 @@ from arena.names import check_name
 from arena.referee.channels import EndpointError, parse_endpoint
 
 SCHEDULES: Final = ("balanced", "random", "rating")
+EXECUTORS: Final = ("local", "processes", "ray")
+"""Where a league's matches run (``arena.league.executors``)."""
 DEFAULT_DB: Final = "arena.db"
 MAX_LIMIT: Final = 2**31 - 1
 """The most a limit sent to bots in MatchStart (deadline, bank, strikes) can be: its
@@ -124,6 +126,14 @@ class LeagueConfig:
     """TrueSkill draw probability (negative = the ladder's default)."""
     db: str = DEFAULT_DB
     """The database file."""
+    executor: str = "local"
+    """Where matches run: ``local`` (this process), ``processes`` or ``ray``. Not part of
+    the league's identity: it changes where matches run, not what they are."""
+    workers: int = 0
+    """Workers of the ``processes`` and ``ray`` executors (0: one per core here, or per
+    CPU of the Ray cluster)."""
+    ray_address: str = ""
+    """A running Ray cluster's HOST:PORT (default: a local cluster for this league)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", preset_or_default(self.game, self.preset))
@@ -271,6 +281,18 @@ def build_config(file_settings: dict[str, Any], overrides: dict[str, Any]) -> Le
     return replace(config, tau=float(config.tau), until_sigma=float(config.until_sigma))
 
 
+def executor_problem(executor: str, workers: int, ray_address: str) -> str | None:
+    """What is wrong with executor settings (a league's or ``arena serve``'s), if
+    anything."""
+    if executor not in EXECUTORS:
+        return f"unknown executor {executor!r}; choose {', '.join(EXECUTORS)}"
+    if workers < 0:
+        return "workers must not be negative (0: one per core)"
+    if ray_address and executor != "ray":
+        return "a Ray address needs the ray executor: add --executor ray"
+    return None
+
+
 def validate(config: LeagueConfig) -> None:
     """Raise LeagueConfigError naming the first problem."""
     try:
@@ -318,6 +340,9 @@ def validate(config: LeagueConfig) -> None:
         raise LeagueConfigError(
             f"unknown schedule {config.schedule!r}; choose {', '.join(SCHEDULES)}"
         )
+    problem = executor_problem(config.executor, config.workers, config.ray_address)
+    if problem is not None:
+        raise LeagueConfigError(problem)
     if config.matches < 0 or (config.matches == 0 and config.until_sigma <= 0):
         raise LeagueConfigError("give --matches N (N > 0) or a stopping rule --until-sigma X")
     if config.max_matches < 1:

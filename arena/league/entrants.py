@@ -32,6 +32,32 @@ class EntrantsError(RuntimeError):
     """Entrants that did not start (nothing was played), with what to do."""
 
 
+class StreamSlots:
+    """Per remote or managed bot, its matches in play (``bot_streams``). Held by the head
+    whatever executor plays the matches, so the cap is the league's, not a worker's."""
+
+    def __init__(self, config: LeagueConfig) -> None:
+        cap = config.bot_streams
+        self.streams = (
+            {b.name: asyncio.Semaphore(cap) for b in config.bots if b.builtin is None}
+            if cap > 0
+            else {}
+        )
+        """The capped bots' slots (none: no cap)."""
+
+    @contextlib.asynccontextmanager
+    async def hold(self, names: Sequence[str]) -> AsyncIterator[None]:
+        """Hold a stream slot of every capped bot of a table while it plays. Slots are
+        taken in name order, so two tables waiting for each other's bots cannot
+        deadlock."""
+        async with contextlib.AsyncExitStack() as held:
+            for name in sorted(set(names)):
+                slot = self.streams.get(name)
+                if slot is not None:
+                    await held.enter_async_context(slot)
+            yield
+
+
 class Entrants:
     """The running entrants: managed processes, remote endpoints, built-in policies."""
 
@@ -48,25 +74,6 @@ class Entrants:
         self.last_words: dict[str, list[str]] = {}
         self.down: dict[str, tuple[float, float, str]] = {}
         """Bots found down by a probe: (no new probe before, that wait, why)."""
-        cap = config.bot_streams
-        self.streams = (
-            {b.name: asyncio.Semaphore(cap) for b in config.bots if b.builtin is None}
-            if cap > 0
-            else {}
-        )
-        """Per remote or managed bot, its matches in play (``bot_streams``; none: no cap)."""
-
-    @contextlib.asynccontextmanager
-    async def streams_for(self, names: Sequence[str]) -> AsyncIterator[None]:
-        """Hold a stream slot of every capped bot of a table while it plays. Slots are
-        taken in name order, so two tables waiting for each other's bots cannot
-        deadlock."""
-        async with contextlib.AsyncExitStack() as held:
-            for name in sorted(set(names)):
-                slot = self.streams.get(name)
-                if slot is not None:
-                    await held.enter_async_context(slot)
-            yield
 
     async def start(self) -> None:
         """Start managed bots, then Hello every bot; any failure stops the league."""

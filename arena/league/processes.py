@@ -30,7 +30,8 @@ class BotStartError(RuntimeError):
     """A managed bot that did not come up."""
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+def die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """Ask Linux to SIGTERM this process when its parent dies."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
@@ -80,7 +81,7 @@ class ManagedBot:
                 stderr=asyncio.subprocess.PIPE,
                 stdin=asyncio.subprocess.DEVNULL,
                 cwd=self.cwd,
-                preexec_fn=_die_with_parent,
+                preexec_fn=die_with_parent,
             )
         except OSError as error:
             raise BotStartError(

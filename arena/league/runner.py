@@ -23,23 +23,21 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from arena.referee import MatchSpec, run_match
 from arena.store import Store, StoreError
 from arena.store.rows import HeldMatch, MatchRow
 
 from .commit import Standings, rate_and_record
 from .config import LeagueConfig, LeagueConfigError
-from .entrants import Entrants, EntrantsError
+from .entrants import StreamSlots
+from .executors import Executor, ExecutorError, make_executor
 from .progress import Progress
 from .rating import RatingModel, Skill
-from .results import finished_match, match_id
-from .schedule import Scheduler, Table, derived_seed
+from .schedule import Scheduler, Table
 
 log = logging.getLogger("arena.league")
 
@@ -68,6 +66,12 @@ class LeagueSummary:
     """A managed bot's last stderr lines before it last died."""
     faulted: dict[str, int] = field(default_factory=dict)
     """Faults per bot in this run."""
+    executor: str = "local"
+    """Where the matches ran."""
+    workers_lost: list[str] = field(default_factory=list)
+    """Workers that died during the run, each with why (the league went on without)."""
+    replayed: int = 0
+    """Matches played again because the worker playing them died."""
 
 
 def rating_model(config: LeagueConfig) -> RatingModel:
@@ -173,14 +177,14 @@ def _create_league(config: LeagueConfig, store: Store) -> int:
 
 
 class _LeagueRun:
-    """One run of a league, its entrants started: tables started in index order, at
+    """One run of a league, its executor started: tables started in index order, at
     most ``concurrency`` at once, and their results committed in index order."""
 
     def __init__(
         self,
         config: LeagueConfig,
         store: Store,
-        entrants: Entrants,
+        executor: Executor,
         committed: _Committed,
         seed: int,
         *,
@@ -189,7 +193,8 @@ class _LeagueRun:
     ) -> None:
         self.config = config
         self.store = store
-        self.entrants = entrants
+        self.executor = executor
+        self.slots_of_bots = StreamSlots(config)
         self.committed = committed
         self.names = [b.name for b in config.bots]
         self.scheduler = Scheduler(
@@ -200,10 +205,12 @@ class _LeagueRun:
             duplicate=config.duplicate,
             model=committed.standings.model,
         )
-        self.game = config.game_plugin
-        self.game_config = config.game_config()
-        self.game_json = self.game.config_to_json(self.game_config)
-        self.summary = LeagueSummary(config.league_id, config.ladder, resumed_from=committed.count)
+        self.summary = LeagueSummary(
+            config.league_id,
+            config.ladder,
+            resumed_from=committed.count,
+            executor=executor.name,
+        )
         self.started = time.monotonic()
         self.buffered: dict[int, HeldMatch] = {}
         """Finished matches waiting for an earlier one, by index."""
@@ -290,7 +297,7 @@ class _LeagueRun:
         """Play a table with each of its bots' stream slots held; a failure here is a
         bug, not a bot fault: it stops the league cleanly."""
         try:
-            async with self.entrants.streams_for(table.seats):
+            async with self.slots_of_bots.hold(table.seats):
                 await self._play_table(table)
         except Exception as error:
             self.failures.append(error)
@@ -299,48 +306,13 @@ class _LeagueRun:
             self.slots.release()
 
     async def _play_table(self, table: Table) -> None:
-        """Play one table and commit what can be."""
-        seats = [
-            await self.entrants.seat(name, derived_seed(table.seed, table.index, s))
-            for s, name in enumerate(table.seats)
-        ]
-        outcome = await run_match(self._spec(table), seats)
-        for seat_outcome in outcome.seats:
-            if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
-                await self.entrants.after_disconnect(seat_outcome.name)
-        finished = finished_match(
-            outcome,
-            league_id=self.config.league_id,
-            index=table.index,
-            ladder=self.config.ladder,
-            seed=table.seed,
-            game_json=self.game_json,
-        )
+        """Play one table (wherever the executor runs it) and commit what can be."""
+        finished = await self.executor.play(table)
         if table.index != self.committed.count:
             # An earlier match still runs: keep this one safe from a kill until then.
             self.store.hold_match(finished.match, finished.config, finished.faults, finished.record)
         self.buffered[table.index] = finished
         self._commit_ready()
-
-    def _spec(self, table: Table) -> MatchSpec:
-        """The match a table plays."""
-        config = self.config
-        deal = None
-        if table.deal_group is not None:
-            deal = self.game.deal(self.game_config, random.Random(table.seed))
-        return MatchSpec(
-            match_id=match_id(config.league_id, table.index),
-            config=self.game_config,
-            game=self.game,
-            seed=table.seed,
-            deal=deal,
-            deadline_ms=config.deadline_ms,
-            time_bank_ms=config.time_bank_ms,
-            max_strikes=config.max_strikes,
-            # A duplicate deal is being played at other tables right now: MatchOver
-            # must not carry its record (every hand and the deck order).
-            publish_record=table.deal_group is None,
-        )
 
     def _commit_ready(self) -> None:
         """Commit, each with its rating update, the finished matches next in index
@@ -381,6 +353,8 @@ class _LeagueRun:
             cannot_write = unwritable(error, self.store, self.committed.count)
             if cannot_write is not None:
                 raise cannot_write from error
+            if isinstance(error, ExecutorError):  # every worker lost: says so itself
+                raise LeagueError(str(error)) from None
             log.error("a match failed unexpectedly", exc_info=error)
             raise LeagueError(
                 "a match failed unexpectedly: an error of the arena, not of a bot (its "
@@ -395,11 +369,11 @@ class _LeagueRun:
         for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        self.summary.restarts = {
-            n: b.restarts for n, b in self.entrants.managed.items() if b.restarts
-        }
-        self.summary.last_words = self.entrants.last_words
-        await self.entrants.stop()
+        report = await self.executor.stop()
+        self.summary.restarts = report.restarts
+        self.summary.last_words = report.last_words
+        self.summary.workers_lost = report.lost
+        self.summary.replayed = report.replayed
         if self.progress is not None:
             self.progress.close()
 
@@ -423,10 +397,20 @@ async def run_league(
     *,
     progress: Progress | None = None,
     on_commit: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
 ) -> LeagueSummary:
-    """Run (or resume) a league to its end."""
+    """Run (or resume) a league to its end, its matches on ``executor`` (default: the
+    one the configuration names)."""
     try:
-        return await _run_league(config, store, progress=progress, on_commit=on_commit)
+        return await _run_league(
+            config,
+            store,
+            progress=progress,
+            on_commit=on_commit,
+            executor=executor if executor is not None else make_executor(config),
+        )
+    except ExecutorError as error:
+        raise LeagueError(str(error)) from None
     except Exception as error:  # a write outside a match's task
         committed = len(store.finished_indices(config.league_id))
         cannot_write = unwritable(error, store, committed)
@@ -441,6 +425,7 @@ async def _run_league(
     *,
     progress: Progress | None,
     on_commit: Callable[[int], None] | None,
+    executor: Executor,
 ) -> LeagueSummary:
     _claim(store, config.league_id)
     model = rating_model(config)
@@ -453,13 +438,9 @@ async def _run_league(
     )
     committed = _Committed(standings, lag=config.concurrency)
     committed.replay(store.matches(league_id=config.league_id))
-    entrants = Entrants(config)
-    try:
-        await entrants.start()
-    except EntrantsError as error:
-        raise LeagueError(str(error)) from None
+    await executor.start()
     seed = _create_league(config, store) if stored is None else league_seed(stored)
     run = _LeagueRun(
-        config, store, entrants, committed, seed, progress=progress, on_commit=on_commit
+        config, store, executor, committed, seed, progress=progress, on_commit=on_commit
     )
     return await run.run()

@@ -38,6 +38,10 @@ class Table:
     deal_group: int | None
     """Duplicate: matches of one group play the same shuffles (seeded by the group)."""
 
+    def __str__(self) -> str:
+        """How logs name it: never with its seed (which would let a bot rebuild the deal)."""
+        return f"match {self.index}"
+
 
 def derived_seed(*parts: object) -> int:
     """A 63-bit seed derived from the parts (stable across runs and platforms)."""

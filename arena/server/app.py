@@ -18,6 +18,7 @@ from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from arena.league.executors import Executor
 from arena.sdk.server import listen_problem
 from arena.store import Store, StoreError, open_store
 from arena.v1 import arena_pb2, arena_pb2_grpc
@@ -181,10 +182,12 @@ async def start_arena(
     """Open the database (or take ``store``, opened on ``config.db``), start the ladder
     and serve. OSError, in words that end with what to change, if it cannot listen (the
     port is taken, the host is not this machine's); StoreError if the database cannot be
-    written. ``clock`` paces the ladder's retries of a database it cannot write."""
+    written; ExecutorError if matches cannot run on the executor asked for. ``clock``
+    paces the ladder's retries of a database it cannot write."""
     if store is None:
         store = open_store(config.db)
     reads: ReadPool | None = None
+    executor: Executor | None = None
     try:
         store.claim(
             "serve",
@@ -199,6 +202,8 @@ async def start_arena(
             if fault is None:
                 raise
             raise StoreError(f"cannot write the database ({fault.why}); {fault.advice}") from None
+        await ladder.executor.start()  # ExecutorError: nothing was played
+        executor = ladder.executor
         fds, cap = _connection_limits(config)
         server = grpc.aio.server(
             options=SERVER_OPTIONS
@@ -247,6 +252,8 @@ async def start_arena(
         await report_health(True)
         ladder.report_health = report_health
     except BaseException:
+        if executor is not None:
+            await executor.stop()
         if reads is not None:
             reads.close()
         store.close()

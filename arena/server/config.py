@@ -15,6 +15,7 @@ from arena.games import (
     preset_or_default,
 )
 from arena.games import get as get_game
+from arena.league.config import executor_problem
 from arena.league.rating import LADDER_TAU, MAX_TAU
 from arena.referee.channels import loopback_host
 
@@ -106,6 +107,12 @@ class ServeConfig:
     """Reads per second per client address, on average (0: no limit)."""
     read_burst: int = DEFAULT_READ_BURST
     """Reads a client address may make at once (its bucket's size)."""
+    executor: str = "local"
+    """Where ladder matches run: ``local`` (this process), ``processes`` or ``ray``."""
+    workers: int = 0
+    """Workers of the ``processes`` and ``ray`` executors (0: one per core or CPU)."""
+    ray_address: str = ""
+    """A running Ray cluster's HOST:PORT (default: a local cluster)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", preset_or_default(self.game, self.preset))
@@ -132,6 +139,9 @@ class ServeConfig:
 
 def validate(config: ServeConfig) -> None:
     """Raise ServeConfigError naming the first problem."""
+    problem = executor_problem(config.executor, config.workers, config.ray_address)
+    if problem is not None:
+        raise ServeConfigError(problem)
     try:
         config.game_config()
     except (UnknownGameError, InvalidOptionsError) as error:

@@ -45,9 +45,11 @@ from functools import partial
 from typing import Any, Final
 
 from arena.league.commit import Standings, rate_and_record
+from arena.league.executors import Executor, executor_for
+from arena.league.executors.base import LocalExecutor
 from arena.league.rating import RatingModel
-from arena.league.results import finished_match, match_id
-from arena.referee import MatchOutcome, MatchSpec, RemoteSeat, SeatOutcome, run_match
+from arena.league.results import match_id
+from arena.referee import SeatOutcome
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello
 from arena.store import Store
@@ -69,6 +71,7 @@ from arena.text import capped
 from .allowlist import Allowlist
 from .config import ServeConfig
 from .matchmaking import Matchmaker
+from .served import ServedMatch, ServedOutcome, ServedRecipe, ServedReferee
 from .verify import ARENA_FAILED, verify_bot
 
 log = logging.getLogger("arena.serve")
@@ -160,6 +163,19 @@ class Ladder:
         """Bots (name, endpoint) this run suspended for an endpoint it does not allow."""
         self._roots = root_certificates
         self.pool = ChannelPool(root_certificates=root_certificates)
+        recipe = ServedRecipe(root_certificates)
+        self.executor: Executor = (
+            LocalExecutor(recipe, ServedReferee(self.pool, owns_pool=False))
+            if config.executor == "local"
+            else executor_for(
+                config.executor,
+                recipe,
+                workers=config.workers,
+                ray_address=config.ray_address,
+                concurrency=config.concurrency,
+            )
+        )
+        """Where matches are played (the ladder itself stays here)."""
         self.allowlist = Allowlist(config.allow)
         self.game = config.game_plugin
         draw = self.game.rating_defaults(config.preset, config.table_size).draw_probability
@@ -517,21 +533,23 @@ class Ladder:
             current = match_id(self.config.league_id, index)
             seed = secrets.randbits(63)
             self.running[current] = RunningMatch(current, names, time.time())
-            spec = MatchSpec(
+            job = ServedMatch(
                 match_id=current,
+                game=self.game.name,
                 config=self._game_config,
-                game=self.game,
                 seed=seed,
+                seats=tuple((b.name, b.endpoint) for b in table),
                 deadline_ms=self.config.deadline_ms,
                 max_strikes=self.config.max_strikes,
                 connect_timeout_s=self.config.hello_timeout_s,
+                max_reply_bytes=MAX_REPLY_BYTES,
+                league_id=self.config.league_id,
+                index=index,
+                ladder=self.config.ladder,
+                game_json=self._game_json,
             )
-            seats = [
-                RemoteSeat(b.name, self.pool.get(b.endpoint), max_reply_bytes=MAX_REPLY_BYTES)
-                for b in table
-            ]
-            outcome = await run_match(spec, seats)
-            self._commit(index, seed, outcome, table)
+            outcome: ServedOutcome = await self.executor.play(job)
+            self._commit(outcome, table)
         except Exception:  # a bug, not a bot fault: keep the ladder going, say so loudly
             log.exception("ladder match %s among %s failed", current or "(unstarted)", names)
         finally:
@@ -548,26 +566,14 @@ class Ladder:
                 self._tasks.discard(task)
             self.wake()
 
-    def _commit(
-        self, index: int, seed: int, outcome: MatchOutcome, table: tuple[BotEntry, ...]
-    ) -> None:
-        finished = finished_match(
-            outcome,
-            league_id=self.config.league_id,
-            index=index,
-            ladder=self.config.ladder,
-            seed=seed,
-            game_json=self._game_json,
-        )
-        self._write(
-            partial(self._record, finished),
-            f"match {outcome.match_id}",
-            match_id=outcome.match_id,
-        )
+    def _commit(self, outcome: ServedOutcome, table: tuple[BotEntry, ...]) -> None:
+        finished = outcome.finished
+        played_in = finished.match.id
+        self._write(partial(self._record, finished), f"match {played_in}", match_id=played_in)
         for bot, seat in zip(table, outcome.seats, strict=True):
             self._write(
-                partial(self._after_match, bot, seat, outcome.match_id),
-                f"bot {bot.name} after match {outcome.match_id}",
+                partial(self._after_match, bot, seat, played_in),
+                f"bot {bot.name} after match {played_in}",
             )
 
     def _record(self, finished: HeldMatch) -> None:
@@ -771,6 +777,7 @@ class Ladder:
                 len(self._unwritten),
                 ", ".join(k.match_id for k in self._unwritten if k.match_id) or "(none)",
             )
+        await self.executor.stop()
         await self.pool.close()
 
 

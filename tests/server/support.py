@@ -124,6 +124,20 @@ class Processes:
                 popen.stdout.close()
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux ``/proc``)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
 def free_port() -> int:
     """A loopback port nothing listens on now (a bot submitted there fails its
     verification: for tests where only the arena's refusals matter)."""

@@ -1,0 +1,78 @@
+"""`arena serve --executor processes`: ladder matches on worker processes while the
+ladder (tables, ratings, the one writer) stays in the serving process; a worker killed
+mid-match is reported and the ladder goes on with the other one. A Ray address nothing
+answers at is refused plainly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from arena.v1 import arena_pb2
+
+from .support import (
+    GREEDY_BOT,
+    RANDOM_BOT,
+    Processes,
+    arena_cli,
+    children,
+    stub,
+    submit,
+    token,
+    wait_status,
+    wait_until,
+)
+
+
+def _rated(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=1) as conn:
+            return int(conn.execute("SELECT count(*) FROM matches").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.mark.slow
+def test_serve_plays_on_worker_processes_and_survives_losing_one(tmp_path: Path) -> None:
+    db, log = tmp_path / "serve.db", tmp_path / "serve.log"
+    alice = token(db, "alice")
+    procs = Processes()
+    try:
+        server = procs.serve(
+            db, "--table-size", "2", "--deadline-ms", "500", "--concurrency", "4",
+            "--bot-streams", "4", "--executor", "processes", "--workers", "2", stderr=log,
+        )  # fmt: skip
+        workers = children(server.pid)
+        assert len(workers) == 2
+        first, second = procs.bots([RANDOM_BOT], [GREEDY_BOT])
+        with stub(server.address) as client:
+            for name, bot in (("rando", first), ("greedy", second)):
+                submit(client, alice, name, bot.address)
+                wait_status(client, name, arena_pb2.BOT_STATUS_ACTIVE, 60)
+        wait_until(lambda: _rated(db) >= 4, 120, "4 rated matches")
+        os.kill(workers[0], signal.SIGKILL)
+        before = _rated(db)
+        wait_until(lambda: _rated(db) >= before + 4, 120, "4 more rated matches")
+        wait_until(lambda: "died" in log.read_text(), 30, "the log to say a worker died")
+        assert "processes worker 1 died" in log.read_text()
+        assert "killed by signal SIGKILL" in log.read_text()
+        server.popen.send_signal(signal.SIGTERM)
+        assert server.popen.wait(timeout=60) == 0
+    finally:
+        procs.kill_all()
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers[1:]), "workers stopped"
+
+
+def test_serve_refuses_an_unreachable_ray_address(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    run = arena_cli(
+        "serve", "--db", str(tmp_path / "s.db"), "--port", "0", "--executor", "ray",
+        "--ray-address", "127.0.0.1:9",
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert "cannot reach the Ray cluster at 127.0.0.1:9" in run.stderr
+    assert "Traceback" not in run.stderr
