@@ -23,7 +23,7 @@ from arena.league.config import (
 )
 
 from .leagues import assert_runnable
-from .plain import FUZZ, assert_plain
+from .plain import FUZZ, assert_plain, words_in
 
 SETTINGS = sorted(f.name for f in fields(LeagueConfig) if f.name != "bots")
 HUGE = st.sampled_from([2**31 - 1, 2**31, 2**63, 10**30, -(2**63), -1, 0])
@@ -126,7 +126,7 @@ def _check(file: dict[str, Any], flags: dict[str, Any]) -> None:
     try:
         config = build_config(file, flags)
     except LeagueConfigError as error:
-        assert_plain(str(error), where="LeagueConfigError")
+        assert_plain(str(error), where="LeagueConfigError", echoed=words_in([file, flags]))
         return
     assert_runnable(config)
 
@@ -195,3 +195,11 @@ def test_a_league_file_that_is_a_directory_or_missing_is_refused(tmp_path: Path)
             assert_plain(str(error))
         else:
             raise AssertionError(f"{path} was read")
+
+
+def test_a_setting_named_like_a_class_is_the_users_word() -> None:
+    """Hypothesis once named a setting "AError": the refusal quotes it, and that is the
+    user's word, not a class name leaking (the check failed on it once)."""
+    _check({"AError": 1}, {})
+    with pytest.raises(AssertionError):
+        assert_plain("unknown setting 'AError'; see KeyError", echoed=["AError"])
