@@ -34,11 +34,14 @@ from arena.games import (
 )
 from arena.games import get as get_game
 from arena.league.rating import MAX_DRAW_PROBABILITY, MAX_TAU
+from arena.league.schedule import RATED_SCHEDULES
 from arena.names import check_name
 from arena.referee.channels import EndpointError, parse_endpoint
 
-SCHEDULES: Final = ("balanced", "random", "rating")
+SCHEDULES: Final = ("informative", "balanced", "random", "rating")
 DEFAULT_DB: Final = "arena.db"
+DEFAULT_SEPARATION: Final = 0.95
+"""``--until separated``'s probability when none is given."""
 MAX_LIMIT: Final = 2**31 - 1
 """The most a limit sent to bots in MatchStart (deadline, bank, strikes) can be: its
 fields are int32."""
@@ -92,14 +95,18 @@ class LeagueConfig:
     """Matches to play (0 with ``until_sigma`` = play until the rule stops it)."""
     until_sigma: float = 0.0
     """Stop once every entrant's sigma is below this (0 = off)."""
+    until_separated: float = 0.0
+    """Stop once every pair of neighbours on the leaderboard is ordered with at least
+    this probability (``--until separated[:P]``; 0 = off), checked after each round."""
     max_matches: int = 10_000
-    """Safety cap for ``until_sigma``."""
+    """Safety cap for the stopping rules."""
     deals: int = 1
     """Deals per match."""
     duplicate: bool = False
     """Replay each deal at other tables with other bots (never to the same bot)."""
-    schedule: str = "balanced"
-    """``balanced`` round robin, ``random`` tables, or ``rating``-driven matchmaking."""
+    schedule: str = "informative"
+    """``informative`` (tables for what they teach), ``balanced`` round robin, ``random``
+    tables, or ``rating``-driven matchmaking (schedule.py)."""
     deadline_ms: int = 1000
     """Per-decision deadline."""
     time_bank_ms: int = 0
@@ -168,11 +175,28 @@ class LeagueConfig:
             "tau": self.tau,
             "draw_probability": self.draw_probability,
         }
-        if self.schedule == "rating" or self.until_sigma > 0:
+        if self.until_separated > 0:  # leagues made before the rule keep their ids
+            identity["until_separated"] = self.until_separated
+        if self.by_ratings:
             identity["concurrency"] = self.concurrency
         if self.game != DEFAULT_GAME:  # leagues made before there were games keep their ids
             identity["game"] = self.game
         return identity
+
+    @property
+    def stops_by_rule(self) -> bool:
+        """Whether a stopping rule (sigma or separation) may end the league early."""
+        return self.until_sigma > 0 or self.until_separated > 0
+
+    @property
+    def by_ratings(self) -> bool:
+        """Whether tables, or the decision to stop, depend on the ratings."""
+        return self.schedule in RATED_SCHEDULES or self.stops_by_rule
+
+    @property
+    def round_matches(self) -> int:
+        """Matches in one round: enough tables for every bot to play once."""
+        return -(-len(self.bots) // self.table_size)
 
     @property
     def league_id(self) -> str:
@@ -268,7 +292,12 @@ def build_config(file_settings: dict[str, Any], overrides: dict[str, Any]) -> Le
             raise LeagueConfigError(f"setting {key}={value!r} should be of type {kind}")
     config = LeagueConfig(bots=tuple(bots), **settings)
     validate(config)
-    return replace(config, tau=float(config.tau), until_sigma=float(config.until_sigma))
+    return replace(
+        config,
+        tau=float(config.tau),
+        until_sigma=float(config.until_sigma),
+        until_separated=float(config.until_separated),
+    )
 
 
 def validate(config: LeagueConfig) -> None:
@@ -318,8 +347,21 @@ def validate(config: LeagueConfig) -> None:
         raise LeagueConfigError(
             f"unknown schedule {config.schedule!r}; choose {', '.join(SCHEDULES)}"
         )
-    if config.matches < 0 or (config.matches == 0 and config.until_sigma <= 0):
-        raise LeagueConfigError("give --matches N (N > 0) or a stopping rule --until-sigma X")
+    if config.matches < 0 or (config.matches == 0 and not config.stops_by_rule):
+        raise LeagueConfigError(
+            "give --matches N (N > 0) or a stopping rule (--until separated, --until-sigma X)"
+        )
+    if config.until_separated and not 0.5 < config.until_separated < 1:
+        raise LeagueConfigError(
+            f"--until separated:P needs a probability P between 0.5 and 1 (both excluded), "
+            f"not {config.until_separated:g}"
+        )
+    if config.until_separated and config.total_matches < config.round_matches:
+        raise LeagueConfigError(
+            f"a cap of {config.total_matches} match(es) is less than one round "
+            f"({config.round_matches} matches, so that each of the {len(config.bots)} bots "
+            f"plays once at tables of {config.table_size}); raise --matches (or --max-matches)"
+        )
     if config.max_matches < 1:
         raise LeagueConfigError("max_matches must be at least 1")
     for key in ("deadline_ms", "concurrency"):
@@ -331,7 +373,7 @@ def validate(config: LeagueConfig) -> None:
     for key in ("deadline_ms", "time_bank_ms", "max_strikes"):
         if getattr(config, key) > MAX_LIMIT:
             raise LeagueConfigError(f"{key} must be at most {MAX_LIMIT}")
-    for key in ("until_sigma", "tau", "draw_probability"):
+    for key in ("until_sigma", "until_separated", "tau", "draw_probability"):
         if not math.isfinite(getattr(config, key)):
             raise LeagueConfigError(f"{key} must be a finite number, not {getattr(config, key)}")
     if not 0 <= config.tau <= MAX_TAU or config.draw_probability > MAX_DRAW_PROBABILITY:

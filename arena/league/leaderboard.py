@@ -1,18 +1,31 @@
-"""The leaderboard: one row per entrant of a ladder, in the formats people read."""
+"""The leaderboard: one row per entrant of a ladder, in the formats people read.
+
+Every row carries its 95% rank interval and the probability that it is better than the
+row below (arena/league/intervals.py): a leaderboard's order is only as good as these
+say. ``with_intervals`` is the one way they are added, for every reader (the CLI, the
+server's GetLeaderboard and pages, the web app)."""
 
 from __future__ import annotations
 
 import csv
 import html
 import io
+import itertools
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Final
 
 from arena.store import Store
 from arena.store.sqlite import RatingRow
 from arena.text import shown
+
+from .intervals import rank_intervals
+from .rating import Skill
+
+INTERVAL_WINDOW: Final = 32
+"""Bots read on either side of a leaderboard page to compute its rank intervals: a bot
+further away than that is, in any ladder worth reading, surely above or below."""
 
 FORMATS: Final = ("table", "json", "csv", "markdown", "html")
 
@@ -33,16 +46,71 @@ class Row:
     timeouts: int
     errors: int
     invalid: int
+    rank_low: int = 0
+    """Best rank of the 95% rank interval (0: not computed)."""
+    rank_high: int = 0
+    """Worst rank of the 95% rank interval (0: not computed)."""
+    p_above_next: float | None = None
+    """Probability that this bot is better than the next row's (None: the last row)."""
 
 
 def leaderboard(store: Store, ladder: str) -> list[Row]:
-    """Rows sorted by conservative skill (mu - 3 sigma), best first."""
+    """Rows sorted by conservative skill (mu - 3 sigma), best first, with their rank
+    intervals (computed from the stored ratings on every read, so a ladder rated before
+    they existed has them too)."""
     stats = store.seat_stats(ladder)
     ratings = sorted(store.ratings(ladder), key=lambda r: (-(r.mu - 3 * r.sigma), r.bot))
-    return [
+    rows = [
         standing_row(position, rating, stats.get(rating.bot, {}))
         for position, rating in enumerate(ratings, start=1)
     ]
+    return with_intervals(rows, ratings)
+
+
+def with_intervals(
+    rows: Sequence[Row], ratings: Sequence[RatingRow], before: Sequence[RatingRow] = ()
+) -> list[Row]:
+    """``rows`` (consecutive, in leaderboard order; ``ratings`` theirs, then any that
+    follow them on the ladder) with their rank intervals and ``p_above_next``.
+
+    ``before``: the ratings of the bots just above ``rows`` (a later page), in order.
+    Bots outside ``before`` + ``ratings`` count as surely above or below: give a window
+    of some dozens on either side of a page (``INTERVAL_WINDOW``)."""
+    skills = [Skill(r.mu, r.sigma) for r in (*before, *ratings)]
+    found = rank_intervals(skills)
+    out = []
+    for i, row in enumerate(rows):
+        iv = found[len(before) + i]
+        offset = row.rank - (len(before) + i + 1)  # bots above the window
+        out.append(
+            replace(
+                row,
+                rank_low=iv.rank_low + offset,
+                rank_high=iv.rank_high + offset,
+                p_above_next=iv.p_above_next,
+            )
+        )
+    return out
+
+
+def separation_line(store: Store, ladder: str, threshold: float, matches: int) -> str:
+    """The ``--until separated`` verdict: every neighbour pair separated, or which are
+    not (with the probability that the upper one is better)."""
+    rows = leaderboard(store, ladder)
+    open_pairs = [
+        f"{shown(a.name)} > {shown(b.name)} (p {a.p_above_next:.2f})"
+        for a, b in itertools.pairwise(rows)
+        if a.p_above_next is not None and a.p_above_next < threshold
+    ]
+    if not open_pairs:
+        return (
+            f"separated after {matches} matches: every pair of neighbours is ordered with "
+            f"probability >= {threshold:g}"
+        )
+    return (
+        f"not separated after {matches} matches (the cap): {len(open_pairs)} pair(s) of "
+        f"neighbours below probability {threshold:g}: {', '.join(open_pairs)}"
+    )
 
 
 def standing_row(rank: int, rating: RatingRow, stats: Mapping[str, float]) -> Row:
@@ -68,6 +136,8 @@ def standing_row(rank: int, rating: RatingRow, stats: Mapping[str, float]) -> Ro
 _HEADERS: Final = (
     ("rank", "#"),
     ("name", "bot"),
+    ("rank_low", "95% rank"),
+    ("p_above_next", "p>next"),
     ("conservative", "mu-3σ"),
     ("mu", "mu"),
     ("sigma", "sigma"),
@@ -86,8 +156,19 @@ def _cells(row: Row) -> list[str]:
     out = []
     for key, _ in _HEADERS:
         value = data[key]
-        out.append(f"{value:.2f}" if isinstance(value, float) else str(value))
+        if key == "rank_low":
+            out.append(_rank_range(row))
+        elif key == "p_above_next":
+            out.append("" if value is None else f"{value:.2f}")
+        else:
+            out.append(f"{value:.2f}" if isinstance(value, float) else str(value))
     return out
+
+
+def _rank_range(row: Row) -> str:
+    if not row.rank_low:
+        return ""
+    return str(row.rank_low) if row.rank_low == row.rank_high else f"{row.rank_low}-{row.rank_high}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,10 +201,21 @@ def render_ladders(ladders: Sequence[Ladder], fmt: str) -> str:
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow([*(k for k, _ in _HEADERS), "ladder"])
+        shown_keys = [k for k, _ in _HEADERS if k not in _INTERVAL_KEYS]
+        writer.writerow([*shown_keys, *_INTERVAL_KEYS, "ladder"])
         for ladder in ladders:
             for row in ladder.rows:
-                writer.writerow([*_cells(row), ladder.name])
+                cells = dict(zip((k for k, _ in _HEADERS), _cells(row), strict=True))
+                p = "" if row.p_above_next is None else row.p_above_next
+                writer.writerow(
+                    [
+                        *(cells[k] for k in shown_keys),
+                        row.rank_low,
+                        row.rank_high,
+                        p,
+                        ladder.name,
+                    ]
+                )
         return buffer.getvalue().rstrip("\n")
     if fmt == "html":
         return _html(ladders)
@@ -133,6 +225,8 @@ def render_ladders(ladders: Sequence[Ladder], fmt: str) -> str:
 
 
 _TITLES: Final = [t for _, t in _HEADERS]
+_INTERVAL_KEYS: Final = ("rank_low", "rank_high", "p_above_next")
+"""CSV's interval columns, last but the ladder, as numbers."""
 
 
 def _markdown(ladder: Ladder) -> str:

@@ -38,6 +38,7 @@ from arena.store.unwritable import write_fault
 from .commit import Standings, rate_and_record
 from .config import LeagueConfig, LeagueConfigError
 from .entrants import Entrants, EntrantsError
+from .intervals import unresolved
 from .progress import Progress
 from .rating import RatingModel, Skill
 from .results import finished_match, match_id
@@ -253,7 +254,7 @@ class _LeagueRun:
     async def _next_table(self, index: int) -> Table | None:
         """Table ``index``, or None where the sigma stopping rule ends the league before
         it. A table chosen by the ratings waits for the ratings it is shown."""
-        by_ratings = self.config.schedule == "rating" or self.config.until_sigma > 0
+        by_ratings = self.config.by_ratings
         if by_ratings:
             while not self.committed.known_for(index):
                 self.committed_event.clear()
@@ -264,11 +265,16 @@ class _LeagueRun:
         return self.scheduler.next_table(self.committed.shown_to(index) if by_ratings else None)
 
     def _stop_rule_met(self, index: int) -> bool:
-        """Every sigma table ``index`` is shown is below ``until_sigma`` (if set)."""
-        until = self.config.until_sigma
-        if until <= 0:
+        """A stopping rule holds on the ratings table ``index`` is shown: every sigma is
+        below ``until_sigma``, or (at the start of a round, so every bot has played
+        equally often) every pair of neighbours is separated (``until_separated``)."""
+        config, shown = self.config, self.committed.shown_to(index)
+        if config.until_sigma > 0 and all(s.sigma < config.until_sigma for s in shown.values()):
+            return True
+        if config.until_separated <= 0 or index % config.round_matches:
             return False
-        return all(s.sigma < until for s in self.committed.shown_to(index).values())
+        order = sorted(self.names, key=lambda n: (-shown[n].conservative, n))
+        return not unresolved([shown[n] for n in order], config.until_separated)
 
     def _take_held(self, table: Table) -> bool:
         """Commit the table's match as it was played before a kill, if it was held with

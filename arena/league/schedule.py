@@ -1,5 +1,14 @@
-"""Who plays whom, in which seats: balanced round robin, random tables, and
-rating-driven matchmaking; and duplicate deal groups that never replay a deal to a bot.
+"""Who plays whom, in which seats: tables chosen for what they teach (the default),
+balanced round robin, random tables, and rating-driven matchmaking; and duplicate deal
+groups that never replay a deal to a bot.
+
+``informative`` (the default, and the live ladder's rule): every bot plays equally
+often, and among the bots due to play, a table brings together the pairs whose order is
+least certain (the probability that one is better than the other nearest 1/2: in
+practice neighbours on the leaderboard), plus a small pull towards pairs that have met
+least, so every pair stays connected (a schedule that lets pairs drift apart rates them
+on nothing but third parties, and its intervals stop being honest: shared/DESIGN.md).
+Measured in docs/RATINGS.md.
 
 A scheduler is generated in match-index order and is deterministic given the league
 seed (and, for matchmaking, the ratings it is shown), so a resumed league regenerates
@@ -22,7 +31,14 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .intervals import p_better
 from .rating import RatingModel, Skill, quality
+
+RATED_SCHEDULES = ("informative", "rating")
+"""Schedules that choose tables by the ratings (shown to them ``concurrency`` back)."""
+CONNECT_WEIGHT = 0.25
+"""How much a pair that never met counts, against a pair of fully uncertain order (1):
+enough that every pair keeps meeting, little enough that the uncertain pairs lead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +76,7 @@ class Scheduler:
         table_size: int,
         seed: int,
         *,
-        kind: str = "balanced",
+        kind: str = "informative",
         duplicate: bool = False,
         model: RatingModel | None = None,
     ) -> None:
@@ -117,6 +133,8 @@ class Scheduler:
             return rng.sample(pool, self.k)
         if self.kind == "rating":
             return closest_table(self.model, pool, self.k, ratings, self.played, tiebreak)
+        if self.kind == "informative":
+            return informative_table(pool, self.k, ratings, self.played, self.meetings, tiebreak)
         chosen = [min(pool, key=lambda b: (self.played[b], tiebreak[b]))]
         while len(chosen) < self.k:
             chosen.append(
@@ -140,6 +158,56 @@ class Scheduler:
             self.played[bot] += 1
         for a, b in itertools.combinations(seats, 2):
             self.meetings[_pair(a, b)] += 1
+
+
+def informative_table(
+    pool: Sequence[str],
+    size: int,
+    skills: Mapping[str, Skill],
+    played: Mapping[str, int],
+    meetings: Mapping[tuple[str, str], int],
+    tiebreak: Mapping[str, float],
+    placement_left: Mapping[str, int] | None = None,
+) -> list[str]:
+    """``size`` bots of ``pool``, unseated, chosen for what their match will teach.
+
+    Only bots that played least are eligible while there are enough of them (so every
+    bot plays equally often; the live ladder's bots in placement come first). Among
+    them, the table grows one bot at a time by the most informative addition: the sum,
+    over the pairs it forms, of how uncertain their order is (1 - |2p - 1|, p the
+    probability that one is better) plus ``CONNECT_WEIGHT / (1 + meetings)``. Bots
+    missing from ``skills`` or ``played`` have the default skill and no match yet."""
+    placing = placement_left or {}
+
+    def due(bot: str) -> tuple[bool, int]:
+        return (placing.get(bot, 0) <= 0, played.get(bot, 0))
+
+    ranked = sorted(pool, key=lambda b: (due(b), tiebreak[b]))
+    eligible = [b for b in ranked if due(b) <= due(ranked[size - 1])]
+
+    def skill(bot: str) -> Skill:
+        return skills.get(bot, Skill())
+
+    def value(a: str, b: str) -> float:
+        uncertain = 1 - abs(2 * p_better(skill(a), skill(b)) - 1)
+        return uncertain + CONNECT_WEIGHT / (1 + meetings.get(_pair(a, b), 0))
+
+    must = [b for b in eligible if due(b) < due(ranked[size - 1])]
+    chosen = list(must)
+    if not chosen:
+        first, second = max(
+            itertools.combinations(eligible, 2),
+            key=lambda ab: (value(*ab), tiebreak[ab[0]] + tiebreak[ab[1]]),
+        )
+        chosen = [first, second]
+    while len(chosen) < size:
+        chosen.append(
+            max(
+                (b for b in eligible if b not in chosen),
+                key=lambda b: (sum(value(b, c) for c in chosen), tiebreak[b]),
+            )
+        )
+    return chosen
 
 
 def closest_table(
