@@ -47,7 +47,7 @@ from arena.games import get as get_game  # noqa: E402
 from arena.games.abluxxen.greedy import GreedyPolicy  # noqa: E402
 from arena.league.commit import Standings  # noqa: E402
 from arena.league.config import SCHEDULES  # noqa: E402
-from arena.league.intervals import p_better, rank_intervals, unresolved  # noqa: E402
+from arena.league.intervals import calibration, p_better, rank_intervals, unresolved  # noqa: E402
 from arena.league.rating import RatingModel, Skill  # noqa: E402
 from arena.league.schedule import Scheduler, derived_seed  # noqa: E402
 from arena.store.sqlite import SeatRow  # noqa: E402
@@ -131,6 +131,7 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
     result.seat_points = [[] for _ in range(k)]
     result.seat_ranks = [[] for _ in range(k)]
     taus: list[float] = []
+    sharpen = calibration(s.schedule)
     matches = s.games_per_bot * n // k
     for index in range(matches):
         table = scheduler.next_table(standings.skills)
@@ -162,17 +163,17 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
         order = sorted(names, key=lambda b: (-standings.skills[b].conservative, b))
         skills = [standings.skills[b] for b in order]
         taus.append(kendall_tau([truth[b] for b in order]))
-        if result.stop_at == math.inf and not unresolved(skills, s.threshold):
+        if result.stop_at == math.inf and not unresolved(skills, s.threshold, sharpen):
             result.stop_at = games
             result.stop_wrong = any(truth[a] > truth[b] for a, b in itertools.pairwise(order))
         if games in CHECKPOINTS:
             hits = sum(
                 iv.rank_low <= truth[b] + 1 <= iv.rank_high
-                for b, iv in zip(order, rank_intervals(skills), strict=True)
+                for b, iv in zip(order, rank_intervals(skills, sharpen=sharpen), strict=True)
             )
             result.covered[games] = [hits, n]
             for a, b in itertools.pairwise(order):
-                p = p_better(standings.skills[a], standings.skills[b])
+                p = p_better(standings.skills[a], standings.skills[b], sharpen)
                 result.p_bins.append([p, float(truth[a] < truth[b])])
     settled_from = len(taus)
     while settled_from > 0 and taus[settled_from - 1] >= SETTLED_TAU:

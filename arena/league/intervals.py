@@ -9,7 +9,7 @@ are needed, so a ladder rated before these figures existed gets them on its firs
 and the one function serves the terminal, JSON, CSV, HTML, gRPC and the web.
 
 TrueSkill's beliefs are too timid about differences, so both are sharpened by one
-measured factor, ``CALIBRATION`` (see there). Why this method and not a bootstrap over
+measured factor per schedule, ``CALIBRATION`` (see there). Why this method and not a bootstrap over
 matches: it costs microseconds per bot (a bootstrap re-rates the whole history hundreds
 of times), and in simulated leagues of bots of known order it is calibrated
 (docs/RATINGS.md), with the league's settings: tau = 0 and a schedule that keeps every
@@ -29,14 +29,23 @@ from typing import Final
 
 from .rating import Skill
 
-CALIBRATION: Final = 1.4
-"""How much surer a skill difference is than TrueSkill's two sigmas say. TrueSkill keeps
-each bot's belief alone, dropping the correlation between bots rated in the same
-matches (their errors are shared, so their difference is known better than either).
-Measured on simulated leagues of bots of known order (docs/RATINGS.md), the order of
-two bots is right as often as their standardized difference times this factor says
-(maximum likelihood over thousands of neighbour pairs); with 1 the figures are
-too timid: the rank intervals held the true rank 100% of the time."""
+CALIBRATION: Final = {"informative": 1.1, "balanced": 1.45}
+"""How much surer a skill difference is than TrueSkill's two sigmas say, by schedule.
+TrueSkill keeps each bot's belief alone, dropping the correlation between bots rated in
+the same matches (their errors are shared, so their difference is known better than
+either); how much that matters depends on who met whom. Measured on simulated leagues
+of bots of known order (scripts/rating_truth.py, docs/RATINGS.md), the order of two
+bots is right as often as their standardized difference times this factor says
+(maximum likelihood over about a thousand neighbour pairs per schedule). With 1 on
+balanced tables the rank intervals held the true rank 100% of the time: too timid to
+use. A schedule not measured gets 1 (TrueSkill's own beliefs: on the timid side)."""
+
+
+def calibration(schedule: str) -> float:
+    """The factor that makes a ladder played on ``schedule`` calibrated."""
+    return CALIBRATION.get(schedule, 1.0)
+
+
 LEVEL: Final = 0.95
 """The rank intervals' probability."""
 SAMPLES: Final = 2000
@@ -58,17 +67,21 @@ class RankInterval:
     """Probability that this bot is better than the one below it (None: the last)."""
 
 
-def p_better(upper: Skill, lower: Skill) -> float:
-    """Probability that ``upper``'s skill is above ``lower``'s under their ratings."""
-    spread = math.hypot(upper.sigma, lower.sigma) / CALIBRATION
+def p_better(upper: Skill, lower: Skill, sharpen: float = 1.0) -> float:
+    """Probability that ``upper``'s skill is above ``lower``'s under their ratings
+    (``sharpen``: the schedule's ``calibration``)."""
+    spread = math.hypot(upper.sigma, lower.sigma) / sharpen
     if spread == 0:
         return 0.5 if upper.mu == lower.mu else float(upper.mu > lower.mu)
     return 0.5 * math.erfc(-(upper.mu - lower.mu) / (spread * math.sqrt(2)))
 
 
-def rank_intervals(skills: Sequence[Skill], *, level: float = LEVEL) -> list[RankInterval]:
+def rank_intervals(
+    skills: Sequence[Skill], *, sharpen: float = 1.0, level: float = LEVEL
+) -> list[RankInterval]:
     """The rank interval and ``p_above_next`` of each bot, for bots in leaderboard order
-    (best first; the output has the same order)."""
+    (best first; the output has the same order); ``sharpen``: the schedule's
+    ``calibration``."""
     n = len(skills)
     if n == 0:
         return []
@@ -76,22 +89,24 @@ def rank_intervals(skills: Sequence[Skill], *, level: float = LEVEL) -> list[Ran
     rng = random.Random(_seed(skills))
     counts = [[0] * n for _ in range(n)]  # counts[bot][rank - 1]
     for _ in range(samples):
-        draws = [rng.gauss(s.mu, s.sigma / CALIBRATION) for s in skills]
+        draws = [rng.gauss(s.mu, s.sigma / sharpen) for s in skills]
         for rank, bot in enumerate(sorted(range(n), key=draws.__getitem__, reverse=True)):
             counts[bot][rank] += 1
     tail = (1 - level) / 2 * samples
     out = []
     for i, row in enumerate(counts):
         low, high = _quantile_rank(row, tail), n - _quantile_rank(row[::-1], tail) + 1
-        after = p_better(skills[i], skills[i + 1]) if i + 1 < n else None
+        after = p_better(skills[i], skills[i + 1], sharpen) if i + 1 < n else None
         out.append(RankInterval(low, high, None if after is None else round(after, 4)))
     return out
 
 
-def unresolved(skills: Sequence[Skill], threshold: float) -> list[int]:
+def unresolved(skills: Sequence[Skill], threshold: float, sharpen: float = 1.0) -> list[int]:
     """Positions i (0-based, bots in leaderboard order) where bot i is not above bot i+1
     with probability at least ``threshold``: the neighbours not yet separated."""
-    return [i for i in range(len(skills) - 1) if p_better(skills[i], skills[i + 1]) < threshold]
+    return [
+        i for i in range(len(skills) - 1) if p_better(skills[i], skills[i + 1], sharpen) < threshold
+    ]
 
 
 def _quantile_rank(counts: Sequence[int], tail: float) -> int:

@@ -20,9 +20,11 @@ from arena.store import Store
 from arena.store.sqlite import RatingRow
 from arena.text import shown
 
-from .intervals import rank_intervals
+from .intervals import calibration, rank_intervals
 from .rating import Skill
 
+DEFAULT_SCHEDULE: Final = "informative"
+"""The schedule of leagues by default and of the live ladder (schedule.py)."""
 INTERVAL_WINDOW: Final = 32
 """Bots read on either side of a leaderboard page to compute its rank intervals: a bot
 further away than that is, in any ladder worth reading, surely above or below."""
@@ -64,11 +66,26 @@ def leaderboard(store: Store, ladder: str) -> list[Row]:
         standing_row(position, rating, stats.get(rating.bot, {}))
         for position, rating in enumerate(ratings, start=1)
     ]
-    return with_intervals(rows, ratings)
+    return with_intervals(rows, ratings, sharpen=ladder_calibration(store, ladder))
+
+
+def ladder_calibration(store: Store, ladder: str) -> float:
+    """The calibration of the schedule a ladder was played on (intervals.calibration):
+    its league's, or the default schedule's (the live ladder's) if it has none."""
+    league = store.league(ladder.rsplit("/", 3)[0])
+    schedule = DEFAULT_SCHEDULE
+    if league is not None:
+        settings = json.loads(str(league["config_json"])).get("settings") or {}
+        schedule = str(settings.get("schedule", DEFAULT_SCHEDULE))
+    return calibration(schedule)
 
 
 def with_intervals(
-    rows: Sequence[Row], ratings: Sequence[RatingRow], before: Sequence[RatingRow] = ()
+    rows: Sequence[Row],
+    ratings: Sequence[RatingRow],
+    before: Sequence[RatingRow] = (),
+    *,
+    sharpen: float,
 ) -> list[Row]:
     """``rows`` (consecutive, in leaderboard order; ``ratings`` theirs, then any that
     follow them on the ladder) with their rank intervals and ``p_above_next``.
@@ -77,7 +94,7 @@ def with_intervals(
     Bots outside ``before`` + ``ratings`` count as surely above or below: give a window
     of some dozens on either side of a page (``INTERVAL_WINDOW``)."""
     skills = [Skill(r.mu, r.sigma) for r in (*before, *ratings)]
-    found = rank_intervals(skills)
+    found = rank_intervals(skills, sharpen=sharpen)
     out = []
     for i, row in enumerate(rows):
         iv = found[len(before) + i]

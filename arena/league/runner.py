@@ -38,7 +38,7 @@ from arena.store.unwritable import write_fault
 from .commit import Standings, rate_and_record
 from .config import LeagueConfig, LeagueConfigError
 from .entrants import Entrants, EntrantsError
-from .intervals import unresolved
+from .intervals import calibration, unresolved
 from .progress import Progress
 from .rating import RatingModel, Skill
 from .results import finished_match, match_id
@@ -274,7 +274,8 @@ class _LeagueRun:
         if config.until_separated <= 0 or index % config.round_matches:
             return False
         order = sorted(self.names, key=lambda n: (-shown[n].conservative, n))
-        return not unresolved([shown[n] for n in order], config.until_separated)
+        sharpen = calibration(config.schedule)
+        return not unresolved([shown[n] for n in order], config.until_separated, sharpen)
 
     def _take_held(self, table: Table) -> bool:
         """Commit the table's match as it was played before a kill, if it was held with

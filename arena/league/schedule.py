@@ -12,8 +12,8 @@ Measured in docs/RATINGS.md.
 
 A scheduler is generated in match-index order and is deterministic given the league
 seed (and, for matchmaking, the ratings it is shown), so a resumed league regenerates
-exactly the tables of an uninterrupted one. Rating-driven matchmaking
-(``closest_table``) and seating (``seat_order``) are also the live ladder's
+exactly the tables of an uninterrupted one. The informative choice
+(``informative_table``) and seating (``seat_order``) are also the live ladder's
 (``arena serve``), so both pick and seat tables by one rule.
 
 Seating matters in this game: the start player has an edge, and fixed seating orders
@@ -156,8 +156,7 @@ class Scheduler:
         count_seating(seats, self.seat_use, self.left_of)
         for bot in seats:
             self.played[bot] += 1
-        for a, b in itertools.combinations(seats, 2):
-            self.meetings[_pair(a, b)] += 1
+        count_meetings(seats, self.meetings)
 
 
 def informative_table(
@@ -290,6 +289,12 @@ def count_seating(
     for s, bot in enumerate(seats):
         seat_use[(bot, s)] = seat_use.get((bot, s), 0) + 1
         left_of[(bot, seats[(s + 1) % k])] = left_of.get((bot, seats[(s + 1) % k]), 0) + 1
+
+
+def count_meetings(seats: Sequence[str], meetings: dict[tuple[str, str], int]) -> None:
+    """Count the pairs that met at a table (what ``informative_table`` keeps connected)."""
+    for a, b in itertools.combinations(seats, 2):
+        meetings[_pair(a, b)] = meetings.get(_pair(a, b), 0) + 1
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
