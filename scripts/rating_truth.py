@@ -169,7 +169,9 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
         if games in CHECKPOINTS:
             hits = sum(
                 iv.rank_low <= truth[b] + 1 <= iv.rank_high
-                for b, iv in zip(order, rank_intervals(skills, sharpen=sharpen), strict=True)
+                for b, iv in zip(
+                    order, rank_intervals(tuple(order), tuple(skills), sharpen=sharpen), strict=True
+                )
             )
             result.covered[games] = [hits, n]
             for a, b in itertools.pairwise(order):

@@ -13,12 +13,13 @@ measured factor per schedule, ``CALIBRATION`` (see there). Why this method and n
 matches: it costs microseconds per bot (a bootstrap re-rates the whole history hundreds
 of times), and in simulated leagues of bots of known order it is calibrated
 (docs/RATINGS.md), with the league's settings: tau = 0 and a schedule that keeps every
-pair connected. The draws are seeded by the ratings themselves, so the same
+pair connected. The draws are seeded by each bot's name and rating, so the same
 ladder always shows the same figures.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import random
@@ -49,10 +50,7 @@ def calibration(schedule: str) -> float:
 LEVEL: Final = 0.95
 """The rank intervals' probability."""
 SAMPLES: Final = 2000
-"""Posterior draws per leaderboard: the quantiles' error is about 0.5 percentage points."""
-MAX_DRAWS: Final = 400_000
-"""Draws per leaderboard at most (bots x samples): a ladder of many bots gets fewer
-samples rather than a slow read."""
+"""Posterior draws per bot: the quantiles' error is about 0.5 percentage points."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,29 +74,37 @@ def p_better(upper: Skill, lower: Skill, sharpen: float = 1.0) -> float:
     return 0.5 * math.erfc(-(upper.mu - lower.mu) / (spread * math.sqrt(2)))
 
 
+@functools.lru_cache(maxsize=8)
 def rank_intervals(
-    skills: Sequence[Skill], *, sharpen: float = 1.0, level: float = LEVEL
-) -> list[RankInterval]:
-    """The rank interval and ``p_above_next`` of each bot, for bots in leaderboard order
-    (best first; the output has the same order); ``sharpen``: the schedule's
-    ``calibration``."""
+    names: tuple[str, ...],
+    skills: tuple[Skill, ...],
+    *,
+    sharpen: float = 1.0,
+    level: float = LEVEL,
+) -> tuple[RankInterval, ...]:
+    """The rank interval and ``p_above_next`` of each bot, for bots (``names`` and their
+    ``skills``) in leaderboard order, best first; the output has the same order.
+    ``sharpen``: the schedule's ``calibration``.
+
+    Each bot's draws come from a generator seeded by its name and rating, so the figures
+    are the same on every read; the last few ladders are cached (a ladder's ratings
+    change only when it rates a match)."""
     n = len(skills)
     if n == 0:
-        return []
-    samples = max(200, min(SAMPLES, MAX_DRAWS // n))
-    rng = random.Random(_seed(skills))
+        return ()
+    draws = [_draws(name, s, sharpen) for name, s in zip(names, skills, strict=True)]
     counts = [[0] * n for _ in range(n)]  # counts[bot][rank - 1]
-    for _ in range(samples):
-        draws = [rng.gauss(s.mu, s.sigma / sharpen) for s in skills]
-        for rank, bot in enumerate(sorted(range(n), key=draws.__getitem__, reverse=True)):
+    for k in range(SAMPLES):
+        column = [d[k] for d in draws]
+        for rank, bot in enumerate(sorted(range(n), key=column.__getitem__, reverse=True)):
             counts[bot][rank] += 1
-    tail = (1 - level) / 2 * samples
+    tail = (1 - level) / 2 * SAMPLES
     out = []
     for i, row in enumerate(counts):
         low, high = _quantile_rank(row, tail), n - _quantile_rank(row[::-1], tail) + 1
         after = p_better(skills[i], skills[i + 1], sharpen) if i + 1 < n else None
         out.append(RankInterval(low, high, None if after is None else round(after, 4)))
-    return out
+    return tuple(out)
 
 
 def unresolved(skills: Sequence[Skill], threshold: float, sharpen: float = 1.0) -> list[int]:
@@ -119,6 +125,11 @@ def _quantile_rank(counts: Sequence[int], tail: float) -> int:
     return len(counts)
 
 
-def _seed(skills: Sequence[Skill]) -> int:
-    digest = hashlib.sha256(b"".join(struct.pack("<dd", s.mu, s.sigma) for s in skills))
-    return int.from_bytes(digest.digest()[:8], "big")
+def _draws(name: str, skill: Skill, sharpen: float) -> list[float]:
+    """``SAMPLES`` draws of a bot's skill, seeded by its name and rating (the same every
+    read)."""
+    packed = struct.pack("<ddd", skill.mu, skill.sigma, sharpen)
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass") + b"\0" + packed).digest()
+    rng = random.Random(int.from_bytes(digest[:8], "big"))
+    spread = skill.sigma / sharpen
+    return [rng.gauss(skill.mu, spread) for _ in range(SAMPLES)]

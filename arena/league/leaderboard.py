@@ -25,9 +25,6 @@ from .rating import Skill
 
 DEFAULT_SCHEDULE: Final = "informative"
 """The schedule of leagues by default and of the live ladder (schedule.py)."""
-INTERVAL_WINDOW: Final = 32
-"""Bots read on either side of a leaderboard page to compute its rank intervals: a bot
-further away than that is, in any ladder worth reading, surely above or below."""
 
 FORMATS: Final = ("table", "json", "csv", "markdown", "html")
 
@@ -81,33 +78,23 @@ def ladder_calibration(store: Store, ladder: str) -> float:
 
 
 def with_intervals(
-    rows: Sequence[Row],
-    ratings: Sequence[RatingRow],
-    before: Sequence[RatingRow] = (),
-    *,
-    sharpen: float,
+    rows: Sequence[Row], ladder: Sequence[RatingRow], *, sharpen: float
 ) -> list[Row]:
-    """``rows`` (consecutive, in leaderboard order; ``ratings`` theirs, then any that
-    follow them on the ladder) with their rank intervals and ``p_above_next``.
-
-    ``before``: the ratings of the bots just above ``rows`` (a later page), in order.
-    Bots outside ``before`` + ``ratings`` count as surely above or below: give a window
-    of some dozens on either side of a page (``INTERVAL_WINDOW``)."""
-    skills = [Skill(r.mu, r.sigma) for r in (*before, *ratings)]
-    found = rank_intervals(skills, sharpen=sharpen)
-    out = []
-    for i, row in enumerate(rows):
-        iv = found[len(before) + i]
-        offset = row.rank - (len(before) + i + 1)  # bots above the window
-        out.append(
-            replace(
-                row,
-                rank_low=iv.rank_low + offset,
-                rank_high=iv.rank_high + offset,
-                p_above_next=iv.p_above_next,
-            )
+    """``rows`` (any page of a leaderboard) with their rank intervals and
+    ``p_above_next``, computed over ``ladder``: every rating of the leaderboard, in its
+    order (``Store.ladder_ratings``), so that ``ladder[row.rank - 1]`` is the row's."""
+    found = rank_intervals(
+        tuple(r.bot for r in ladder), tuple(Skill(r.mu, r.sigma) for r in ladder), sharpen=sharpen
+    )
+    return [
+        replace(
+            row,
+            rank_low=found[row.rank - 1].rank_low,
+            rank_high=found[row.rank - 1].rank_high,
+            p_above_next=found[row.rank - 1].p_above_next,
         )
-    return out
+        for row in rows
+    ]
 
 
 def separation_line(store: Store, ladder: str, threshold: float, matches: int) -> str:

@@ -31,7 +31,8 @@ from typing import Any, Final
 
 import grpc
 
-from arena.league.leaderboard import standing_row
+from arena.league.intervals import calibration
+from arena.league.leaderboard import DEFAULT_SCHEDULE, standing_row, with_intervals
 from arena.names import BadNameError, check_name
 from arena.referee.channels import EndpointError, parse_bot_endpoint
 from arena.referee.record import RecordError, decode_record
@@ -455,12 +456,16 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             more = len(standings) > size
             standings = standings[:size]
             first = after[2] + 1 if after else 1  # ranks go on from the previous page
-            rows = [
-                leaderboard_row(
-                    standing_row(rank, standing.rating, standing.stats),
-                    BotStatus(standing.status) if standing.status else None,
-                )
+            plain = [
+                standing_row(rank, standing.rating, standing.stats)
                 for rank, standing in enumerate(standings, start=first)
+            ]
+            # Rank intervals need every bot's rating (one row each, not the history).
+            everyone = store.ladder_ratings(ladder, include_retired=request.include_retired)
+            ranked = with_intervals(plain, everyone, sharpen=calibration(DEFAULT_SCHEDULE))
+            rows = [
+                leaderboard_row(row, BotStatus(standing.status) if standing.status else None)
+                for row, standing in zip(ranked, standings, strict=True)
             ]
             token = ""
             if more:

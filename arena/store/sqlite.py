@@ -658,7 +658,24 @@ class Store:
         if not include_retired:
             sql += " AND b.status IS NOT 'retired'"
         sql += " ORDER BY 3 * r.sigma - r.mu, r.bot LIMIT ?"
-        rows = self._db.execute(sql, [*params, limit]).fetchall()
+        return self._standing_rows(self._db.execute(sql, [*params, limit]).fetchall())
+
+    def ladder_ratings(self, ladder: str, *, include_retired: bool) -> list[RatingRow]:
+        """Every rating of a ladder in leaderboard order (without retired submitted bots
+        unless ``include_retired``): one row per bot, never the history; what rank
+        intervals are computed from."""
+        sql = (
+            "SELECT r.ladder, r.bot, r.mu, r.sigma, r.matches FROM ratings AS r "
+            "LEFT JOIN bots AS b ON b.name = r.bot AND b.kind = 'submitted' "
+            "WHERE r.ladder = ?"
+        )
+        if not include_retired:
+            sql += " AND b.status IS NOT 'retired'"
+        sql += " ORDER BY 3 * r.sigma - r.mu, r.bot"
+        rows = self._db.execute(sql, [ladder]).fetchall()
+        return [RatingRow(r["ladder"], r["bot"], r["mu"], r["sigma"], r["matches"]) for r in rows]
+
+    def _standing_rows(self, rows: list[sqlite3.Row]) -> list[Standing]:
         return [
             Standing(
                 RatingRow(r["ladder"], r["bot"], r["mu"], r["sigma"], r["rated"]),
