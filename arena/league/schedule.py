@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -36,6 +37,8 @@ from .rating import RatingModel, Skill, quality
 
 RATED_SCHEDULES = ("informative", "rating")
 """Schedules that choose tables by the ratings (shown to them ``concurrency`` back)."""
+MAX_SPLITS = 500
+"""Splits of a round's due bots weighed at most; more bots are seated one by one."""
 CONNECT_WEIGHT = 0.25
 """How much a pair that never met counts, against a pair of fully uncertain order (1):
 enough that every pair keeps meeting, little enough that the uncertain pairs lead."""
@@ -171,10 +174,12 @@ def informative_table(
     """``size`` bots of ``pool``, unseated, chosen for what their match will teach.
 
     Only bots that played least are eligible while there are enough of them (so every
-    bot plays equally often; the live ladder's bots in placement come first). Among
-    them, the table grows one bot at a time by the most informative addition: the sum,
-    over the pairs it forms, of how uncertain their order is (1 - |2p - 1|, p the
-    probability that one is better) plus ``CONNECT_WEIGHT / (1 + meetings)``. Bots
+    bot plays equally often; the live ladder's bots in placement come first). A pair's
+    value is how uncertain its order is (1 - |2p - 1|, p the probability that one is
+    better) plus ``CONNECT_WEIGHT / (1 + meetings)``. When the due bots fill at most two
+    tables (a small league's round), the table is the split of them whose two tables'
+    pairs are worth most; otherwise the table grows one bot at a time by the most
+    valuable addition. Bots
     missing from ``skills`` or ``played`` have the default skill and no match yet."""
     placing = placement_left or {}
 
@@ -192,6 +197,15 @@ def informative_table(
         return uncertain + CONNECT_WEIGHT / (1 + meetings.get(_pair(a, b), 0))
 
     must = [b for b in eligible if due(b) < due(ranked[size - 1])]
+    if not must and len(eligible) <= 2 * size and math.comb(len(eligible), size) <= MAX_SPLITS:
+        # A round's tables: split the due bots so that both this table and the rest
+        # (the next table) bring uncertain pairs together.
+        def split_value(table: tuple[str, ...]) -> tuple[float, float]:
+            rest = [b for b in eligible if b not in table]
+            pairs = [*itertools.combinations(table, 2), *itertools.combinations(rest, 2)]
+            return (sum(value(a, b) for a, b in pairs), sum(tiebreak[b] for b in table))
+
+        return list(max(itertools.combinations(eligible, size), key=split_value))
     chosen = list(must)
     if not chosen:
         first, second = max(

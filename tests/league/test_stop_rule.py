@@ -62,5 +62,6 @@ def test_bad_stop_rules_and_schedules_are_refused_plainly(
     )  # fmt: skip
     assert run.returncode == 2
     assert says in run.stderr
-    assert "Error" not in run.stderr and "Traceback" not in run.stderr
+    assert "Error" not in run.stderr
+    assert "Traceback" not in run.stderr
     assert not db.exists()
