@@ -200,12 +200,13 @@ def informative_table(
     if not must and len(eligible) <= 2 * size and math.comb(len(eligible), size) <= MAX_SPLITS:
         # A round's tables: split the due bots so that both this table and the rest
         # (the next table) bring uncertain pairs together.
-        def split_value(table: tuple[str, ...]) -> tuple[float, float]:
+        def split_value(table: Sequence[str]) -> tuple[float, float]:
             rest = [b for b in eligible if b not in table]
             pairs = [*itertools.combinations(table, 2), *itertools.combinations(rest, 2)]
             return (sum(value(a, b) for a, b in pairs), sum(tiebreak[b] for b in table))
 
-        return list(max(itertools.combinations(eligible, size), key=split_value))
+        best: Sequence[str] = max(itertools.combinations(eligible, size), key=split_value)
+        return list(best)
     chosen = list(must)
     if not chosen:
         first, second = max(

@@ -660,6 +660,19 @@ class Store:
         sql += " ORDER BY 3 * r.sigma - r.mu, r.bot LIMIT ?"
         return self._standing_rows(self._db.execute(sql, [*params, limit]).fetchall())
 
+    def ladder_seats(self, ladder: str) -> Iterator[tuple[str, int, str, int, int]]:
+        """Every seat of every finished match of a ladder, in match order then seat:
+        (match id, seat, bot, score, rank). The whole history of the ladder, streamed:
+        for offline reports (``arena ratings --seats/--payoff``), never a public read."""
+        cursor = self._db.execute(
+            "SELECT s.match_id, s.seat, s.bot, s.score, s.rank FROM matches AS m "
+            "JOIN seats AS s ON s.match_id = m.id WHERE m.ladder = ? "
+            "ORDER BY m.finished_at, m.idx, s.seat",
+            (ladder,),
+        )
+        for row in cursor:
+            yield (row[0], row[1], row[2], row[3], row[4])
+
     def ladder_ratings(self, ladder: str, *, include_retired: bool) -> list[RatingRow]:
         """Every rating of a ladder in leaderboard order (without retired submitted bots
         unless ``include_retired``): one row per bot, never the history; what rank
