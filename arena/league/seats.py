@@ -44,15 +44,3 @@ def _mean_se(values: list[float]) -> tuple[float, float]:
         return mean, math.nan
     variance = sum((v - mean) ** 2 for v in values) / (n - 1)
     return mean, math.sqrt(variance / n)
-
-
-def render_seats(ladder: str, lines: list[SeatLine]) -> str:
-    """The seat report as a terminal table."""
-    out = [f"ladder {ladder}: by seat (mean ± standard error)"]
-    out.append("seat  matches  points            rank")
-    for line in lines:
-        out.append(
-            f"{line.seat:>4}  {line.matches:>7}  {line.mean_points:7.2f} ± {line.points_se:<6.2f}"
-            f"  {line.mean_rank:.3f} ± {line.rank_se:.3f}"
-        )
-    return "\n".join(out)
