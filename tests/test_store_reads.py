@@ -201,11 +201,11 @@ def test_pages_walk_every_row_once_in_order(tmp_path: Path) -> None:
         sharpen = ladder_calibration(store, "lg/g/p/4p")
         everyone = store.ladder_ratings("lg/g/p/4p", include_retired=True)
         while standings := store.standings("lg/g/p/4p", after=after, limit=6):
-            page = [  # as GetLeaderboard pages it
+            rows = [  # as GetLeaderboard pages it
                 standing_row(rank, s.rating, s.stats)
                 for rank, s in enumerate(standings, start=len(shown) + 1)
             ]
-            shown += with_intervals(page, everyone, sharpen=sharpen)
+            shown += with_intervals(rows, everyone, sharpen=sharpen)
             last = standings[-1].rating
             after = (3 * last.sigma - last.mu, last.bot)
         assert shown == board

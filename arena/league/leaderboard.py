@@ -20,7 +20,7 @@ from arena.store import Store
 from arena.store.sqlite import RatingRow
 from arena.text import shown
 
-from .intervals import calibration, rank_intervals
+from .intervals import RankInterval, calibration, rank_intervals
 from .rating import Skill
 
 DEFAULT_SCHEDULE: Final = "informative"
@@ -78,23 +78,30 @@ def ladder_calibration(store: Store, ladder: str) -> float:
 
 
 def with_intervals(
-    rows: Sequence[Row], ladder: Sequence[RatingRow], *, sharpen: float
+    rows: Sequence[Row], ratings: Sequence[RatingRow], *, sharpen: float
 ) -> list[Row]:
-    """``rows`` (any page of a leaderboard) with their rank intervals and
-    ``p_above_next``, computed over ``ladder``: every rating of the leaderboard, in its
-    order (``Store.ladder_ratings``), so that ``ladder[row.rank - 1]`` is the row's."""
+    """``rows`` with their rank intervals and ``p_above_next``, computed over ``ratings``:
+    every rating of the leaderboard, in its order (a bot anywhere on it, with a wide
+    enough belief, may be better than the leader)."""
     found = rank_intervals(
-        tuple(r.bot for r in ladder), tuple(Skill(r.mu, r.sigma) for r in ladder), sharpen=sharpen
+        tuple(r.bot for r in ratings), tuple(Skill(r.mu, r.sigma) for r in ratings), sharpen=sharpen
     )
-    return [
-        replace(
-            row,
-            rank_low=found[row.rank - 1].rank_low,
-            rank_high=found[row.rank - 1].rank_high,
-            p_above_next=found[row.rank - 1].p_above_next,
-        )
-        for row in rows
-    ]
+    by_bot = {r.bot: interval for r, interval in zip(ratings, found, strict=True)}
+    return [with_interval(row, by_bot) for row in rows]
+
+
+def with_interval(row: Row, intervals: Mapping[str, RankInterval]) -> Row:
+    """``row`` with its bot's rank interval and ``p_above_next`` (from the same
+    leaderboard's ``rank_intervals``, by bot)."""
+    interval = intervals.get(row.name)
+    if interval is None:
+        return row
+    return replace(
+        row,
+        rank_low=interval.rank_low,
+        rank_high=interval.rank_high,
+        p_above_next=interval.p_above_next,
+    )
 
 
 def separation_line(store: Store, ladder: str, threshold: float, matches: int) -> str:

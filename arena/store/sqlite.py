@@ -127,6 +127,9 @@ class Store:
         written, migrated or locked, and the connection may be used (one thread at a
         time) by a thread other than the one that opened it."""
         self.path = Path(path)
+        self.commits = 0
+        """Write transactions committed through this Store (what readers in the same
+        process key caches on: ``arena serve`` writes through one Store)."""
         if read_only:
             create = False
         if not create and not self.path.exists():
@@ -269,6 +272,7 @@ class Store:
             self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
+        self.commits += 1
 
     def close(self) -> None:
         """Close the connection (and give up every claim)."""
@@ -676,7 +680,7 @@ class Store:
     def ladder_ratings(self, ladder: str, *, include_retired: bool) -> list[RatingRow]:
         """Every rating of a ladder in leaderboard order (without retired submitted bots
         unless ``include_retired``): one row per bot, never the history; what rank
-        intervals are computed from."""
+        intervals are computed from (the live ladder keeps them: server/intervals_cache)."""
         sql = (
             "SELECT r.ladder, r.bot, r.mu, r.sigma, r.matches FROM ratings AS r "
             "LEFT JOIN bots AS b ON b.name = r.bot AND b.kind = 'submitted' "
