@@ -47,6 +47,7 @@ from arena.games import get as get_game  # noqa: E402
 from arena.games.abluxxen.greedy import GreedyPolicy  # noqa: E402
 from arena.league.commit import Standings  # noqa: E402
 from arena.league.config import SCHEDULES  # noqa: E402
+from arena.league.groups import group_seats  # noqa: E402
 from arena.league.intervals import calibration, p_better, rank_intervals, unresolved  # noqa: E402
 from arena.league.rating import RatingModel, Skill  # noqa: E402
 from arena.league.schedule import Scheduler, derived_seed  # noqa: E402
@@ -77,6 +78,7 @@ class Settings:
     schedule: str
     tau: float
     duplicate: bool
+    rate_groups: bool
     games_per_bot: int
     threshold: float
     field: tuple[float, ...]
@@ -132,6 +134,7 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
     result.seat_ranks = [[] for _ in range(k)]
     taus: list[float] = []
     sharpen = calibration(s.schedule)
+    group: list[list[SeatRow]] = []
     matches = s.games_per_bot * n // k
     for index in range(matches):
         table = scheduler.next_table(standings.skills)
@@ -152,7 +155,13 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
             )
             for seat, bot in enumerate(table.seats)
         ]
-        standings.apply(standings.rated(rows))
+        if s.rate_groups:
+            group.append(rows)
+            if len(group) == scheduler.tables_per_group:
+                standings.apply(standings.rated(group_seats(group)))
+                group = []
+        else:
+            standings.apply(standings.rated(rows))
         for seat in range(k):
             result.seat_points[seat].append(outcome.scores[seat])
             result.seat_ranks[seat].append(outcome.ranks[seat])
@@ -196,7 +205,8 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
     median = statistics.median(settles)
     never = sum(math.isinf(x) for x in settles)
     print(
-        f"schedule {settings.schedule} tau {settings.tau:.4f} duplicate {settings.duplicate}: "
+        f"schedule {settings.schedule} tau {settings.tau:.4f} duplicate {settings.duplicate} "
+        f"rate groups {settings.rate_groups}: "
         f"{len(results)} leagues x {settings.games_per_bot} games per bot in {wall:.0f} s"
     )
     print(
@@ -253,6 +263,7 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         "schedule": settings.schedule,
         "tau": settings.tau,
         "duplicate": settings.duplicate,
+        "rate_groups": settings.rate_groups,
         "leagues": len(results),
         "games_per_bot": settings.games_per_bot,
         "seats": seats,
@@ -264,7 +275,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--leagues", type=int, default=50)
     parser.add_argument("--games-per-bot", type=int, default=400)
-    parser.add_argument("--schedule", default="balanced", choices=SCHEDULES)
+    parser.add_argument("--schedule", default="informative", choices=SCHEDULES)
     parser.add_argument(
         "--tau", type=float, default=0.0, help="TrueSkill dynamics (0: the league default)"
     )
@@ -274,6 +285,9 @@ def main() -> None:
         help="TrueSkill's own defaults: tau 25/300 and random tables",
     )
     parser.add_argument("--duplicate", action="store_true")
+    parser.add_argument(
+        "--rate-groups", action="store_true", help="with --duplicate: rate each deal group as one"
+    )
     parser.add_argument("--until", type=float, default=0.95, help="the stop rule's P")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
@@ -282,7 +296,8 @@ def main() -> None:
     settings = Settings(
         schedule="random" if args.trueskill_defaults else args.schedule,
         tau=TRUESKILL_DEFAULT_TAU if args.trueskill_defaults else args.tau,
-        duplicate=args.duplicate,
+        duplicate=args.duplicate or args.rate_groups,
+        rate_groups=args.rate_groups,
         games_per_bot=args.games_per_bot,
         threshold=args.until,
         field=FIELD,
