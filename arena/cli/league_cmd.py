@@ -65,6 +65,13 @@ def register(sub: Any) -> None:
         help="replay each deal at other tables with other bots",
     )
     parser.add_argument(
+        "--rate-groups",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --duplicate: rate each deal group as one match of all its bots, ranked "
+        "by their summed scores (as the ACPC does), instead of each table alone",
+    )
+    parser.add_argument(
         "--schedule",
         help=f"table scheduling: {', '.join(SCHEDULES)} (default informative: tables for "
         "the pairs whose order is least certain, every bot playing equally often)",
@@ -155,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
             "max_matches": args.max_matches,
             "deals": args.deals,
             "duplicate": args.duplicate,
+            "rate_groups": args.rate_groups,
             "schedule": args.schedule,
             "deadline_ms": args.deadline_ms,
             "time_bank_ms": args.time_bank_ms,

@@ -104,6 +104,9 @@ class LeagueConfig:
     """Deals per match."""
     duplicate: bool = False
     """Replay each deal at other tables with other bots (never to the same bot)."""
+    rate_groups: bool = False
+    """With ``duplicate``: rate each deal group as one match of all its bots, ranked by
+    summed score (groups.py), instead of each table alone."""
     schedule: str = "informative"
     """``informative`` (tables for what they teach), ``balanced`` round robin, ``random``
     tables, or ``rating``-driven matchmaking (schedule.py)."""
@@ -175,6 +178,8 @@ class LeagueConfig:
             "tau": self.tau,
             "draw_probability": self.draw_probability,
         }
+        if self.rate_groups:  # leagues made before the option keep their ids
+            identity["rate_groups"] = True
         if self.until_separated > 0:  # leagues made before the rule keep their ids
             identity["until_separated"] = self.until_separated
         if self.by_ratings:
@@ -380,6 +385,16 @@ def validate(config: LeagueConfig) -> None:
         raise LeagueConfigError(
             f"tau must be 0..{MAX_TAU:.2f} and draw_probability at most {MAX_DRAW_PROBABILITY} "
             "(negative: the game's default)"
+        )
+    if config.rate_groups and not config.duplicate:
+        raise LeagueConfigError(
+            "rate_groups rates the tables that played one deal together: add --duplicate"
+        )
+    group = len(config.bots) // config.table_size
+    if config.rate_groups and group and config.matches % group:
+        raise LeagueConfigError(
+            f"with rate_groups, --matches must be a multiple of the {group} tables that play "
+            f"each deal (here {len(config.bots)} bots at tables of {config.table_size})"
         )
     if config.duplicate and len(config.bots) < 2 * config.table_size:
         raise LeagueConfigError(

@@ -32,17 +32,18 @@ from dataclasses import dataclass, field
 
 from arena.referee import MatchSpec, run_match
 from arena.store import Store, StoreError
-from arena.store.sqlite import HeldMatch, MatchRow
+from arena.store.sqlite import HeldMatch, MatchRow, SeatRow
 from arena.store.unwritable import write_fault
 
 from .commit import Standings, rate_and_record
 from .config import LeagueConfig, LeagueConfigError
 from .entrants import Entrants, EntrantsError
+from .groups import group_seats
 from .intervals import calibration, unresolved
 from .progress import Progress
 from .rating import RatingModel, Skill
 from .results import finished_match, match_id
-from .schedule import Scheduler, Table, derived_seed
+from .schedule import Scheduler, Table, derived_seed, tables_per_group
 
 log = logging.getLogger("arena.league")
 
@@ -118,9 +119,13 @@ class _Committed:
     Table k is chosen (matchmaking, the sigma stopping rule) with the ratings after match
     k - lag, lag being the league's concurrency (see the module doc)."""
 
-    def __init__(self, standings: Standings, lag: int) -> None:
+    def __init__(self, standings: Standings, lag: int, group_size: int = 0) -> None:
         self.standings = standings
         self.lag = lag
+        self.group_size = group_size
+        """Duplicate deal groups rated as one: tables per group (0: each table alone)."""
+        self._group: list[Sequence[SeatRow]] = []
+        """The seats of the current group's tables committed so far."""
         self.count = 0
         """Matches committed: the next one to commit has this index."""
         self._after: dict[int, dict[str, Skill]] = {-1: dict(standings.skills)}
@@ -130,16 +135,29 @@ class _Committed:
         """Rebuild the ratings after every match committed before this run (a resumed
         league regenerates its tables from the first, so it is shown them all again)."""
         for row in sorted(done, key=lambda m: m.idx):
-            self.standings.apply(self.standings.rated(row.seats))
+            seats = self._to_rate(row)
+            if seats:
+                self.standings.apply(self.standings.rated(seats))
             self._after[row.idx] = dict(self.standings.skills)
         self.count = len(done)
 
     def commit(self, store: Store, finished: HeldMatch) -> None:
         """Rate and record the next match in index order."""
-        rate_and_record(store, self.standings, finished)
+        rate_and_record(store, self.standings, finished, self._to_rate(finished.match))
         self._after[self.count] = dict(self.standings.skills)
         self._after.pop(self.count - self.lag - 1, None)  # no table to come is shown it
         self.count += 1
+
+    def _to_rate(self, match: MatchRow) -> Sequence[SeatRow]:
+        """The seats a match's commit rates: its own, or with deal groups rated as one,
+        nothing until the group's last table, which rates the whole group."""
+        if not self.group_size:
+            return match.seats
+        self._group.append(match.seats)
+        if (match.idx + 1) % self.group_size:
+            return []
+        seats, self._group = group_seats(self._group), []
+        return seats
 
     def known_for(self, index: int) -> bool:
         """Whether the ratings that table ``index`` is shown are committed (if they are
@@ -460,7 +478,8 @@ async def _run_league(
     standings = Standings(
         model, config.ladder, dict.fromkeys(names, Skill()), dict.fromkeys(names, 0)
     )
-    committed = _Committed(standings, lag=config.concurrency)
+    group_size = tables_per_group(len(names), config.table_size, True) if config.rate_groups else 0
+    committed = _Committed(standings, lag=config.concurrency, group_size=group_size)
     committed.replay(store.matches(league_id=config.league_id))
     entrants = Entrants(config)
     try:

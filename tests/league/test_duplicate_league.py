@@ -7,10 +7,18 @@ import sqlite3
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
+from arena.games import get as get_game
+from arena.league.commit import Standings
 from arena.league.config import Entrant, LeagueConfig
+from arena.league.groups import group_seats
+from arena.league.rating import RatingModel
 from arena.league.runner import run_league
 from arena.referee.record import decode_record, game_record
 from arena.store import Store
+
+from .conftest import arena
 
 
 def test_duplicate_deals_reach_each_bot_at_most_once(tmp_path: Path) -> None:
@@ -53,3 +61,39 @@ def test_duplicate_deals_reach_each_bot_at_most_once(tmp_path: Path) -> None:
             assert len(decks) == 1, "the tables of one deal must play the same shuffle"
     finally:
         store.close()
+
+
+def test_deal_groups_rated_as_one_rate_each_group_on_summed_scores(tmp_path: Path) -> None:
+    """--rate-groups: the ratings are those of rating each deal group's bots as one
+    free-for-all by summed score (and no table of a group is rated alone)."""
+    db = tmp_path / "g.db"
+    bots = [arg for i in range(8) for arg in ("--bot", f"b{i}={'greedy' if i < 4 else 'random'}")]
+    run = arena(
+        "league", *bots, "--table-size", "4", "--duplicate", "--rate-groups",
+        "--matches", "8", "--seed", "6", "--db", str(db), "--quiet",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    store = Store(db, create=False)
+    try:
+        (ladder,) = store.ladders()
+        matches = sorted(store.matches(), key=lambda m: m.idx)
+        game = get_game("abluxxen")
+        draw = game.rating_defaults(game.default_preset).draw_probability
+        standings = Standings(RatingModel(draw_probability=draw), ladder)
+        for first, second in zip(matches[::2], matches[1::2], strict=True):
+            standings.apply(standings.rated(group_seats([first.seats, second.seats])))
+        stored = {r.bot: (r.mu, r.sigma, r.matches) for r in store.ratings(ladder)}
+    finally:
+        store.close()
+    expected = {
+        bot: (skill.mu, skill.sigma, standings.played[bot])
+        for bot, skill in standings.skills.items()
+    }
+    assert stored.keys() == expected.keys()
+    for bot, values in stored.items():
+        assert values == pytest.approx(expected[bot])
+    assert {played for _, _, played in stored.values()} == {4}
+    bad = arena("league", *bots, "--table-size", "4", "--rate-groups", "--matches", "8",
+                "--db", str(tmp_path / "x.db"))  # fmt: skip
+    assert bad.returncode == 2
+    assert "add --duplicate" in bad.stderr
