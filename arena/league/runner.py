@@ -286,7 +286,10 @@ class _LeagueRun:
         """A stopping rule holds on the ratings table ``index`` is shown: every sigma is
         below ``until_sigma``, or (at the start of a round, so every bot has played
         equally often) every pair of neighbours is separated (``until_separated``)."""
-        config, shown = self.config, self.committed.shown_to(index)
+        config = self.config
+        if not config.stops_by_rule:
+            return False
+        shown = self.committed.shown_to(index)
         if config.until_sigma > 0 and all(s.sigma < config.until_sigma for s in shown.values()):
             return True
         if config.until_separated <= 0 or index % config.round_matches:
