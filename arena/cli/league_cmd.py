@@ -20,6 +20,7 @@ from arena.league.config import (
     LeagueConfigError,
     build_config,
     load_toml,
+    with_stored_schedule,
 )
 from arena.league.leaderboard import leaderboard, render, separation_line
 from arena.league.progress import Progress
@@ -182,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
         store = Store(config.db)
     except StoreError as error:
         return _fail(str(error))
+    if args.schedule is None and "schedule" not in file_settings:
+        config = with_stored_schedule(config, store.league)
     if args.resume and store.league(config.league_id) is None:
         _close_discarding_new(store, config.db, new_file)
         return _fail(

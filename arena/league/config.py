@@ -21,6 +21,7 @@ import hashlib
 import json
 import math
 import tomllib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Final
@@ -243,6 +244,24 @@ def _entrant(data: Any, where: str) -> Entrant:
         builtin=data.get("builtin"),
     )
     return entrant
+
+
+OLD_DEFAULT_SCHEDULE: Final = "balanced"
+"""The default schedule before ``informative``: leagues started then resume with it."""
+
+
+def with_stored_schedule(
+    config: LeagueConfig, stored: Callable[[str], dict[str, Any] | None]
+) -> LeagueConfig:
+    """``config`` (whose schedule was not given) as the league already in the database
+    has it: a league started when ``balanced`` was the default, resumed with the same
+    command, keeps ``balanced`` (and, unnamed, its id). ``stored``: Store.league."""
+    old = replace(config, schedule=OLD_DEFAULT_SCHEDULE)
+    row = stored(old.league_id)
+    if row is None:
+        return config
+    identity = json.loads(str(row["config_json"])).get("identity") or {}
+    return old if identity.get("schedule") == OLD_DEFAULT_SCHEDULE else config
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
