@@ -17,6 +17,7 @@ from arena.league.rating import RatingModel
 from arena.league.runner import run_league
 from arena.referee.record import decode_record, game_record
 from arena.store import Store
+from arena.store.sqlite import SeatRow
 
 from .conftest import arena
 
@@ -97,3 +98,19 @@ def test_deal_groups_rated_as_one_rate_each_group_on_summed_scores(tmp_path: Pat
                 "--db", str(tmp_path / "x.db"))  # fmt: skip
     assert bad.returncode == 2
     assert "add --duplicate" in bad.stderr
+
+
+def test_a_deal_group_is_ranked_by_summed_score_ties_shared_forfeits_last() -> None:
+    def seat(s: int, bot: str, score: int, forfeited: bool = False) -> SeatRow:
+        return SeatRow(s, bot, score, 1, 1, forfeited, 0, 0.0, 0, 0, 0)
+
+    merged = group_seats(
+        [
+            [seat(0, "a", 10), seat(1, "b", -3), seat(2, "c", 7, forfeited=True)],
+            [seat(0, "d", 4), seat(1, "e", 10), seat(2, "f", -3)],
+        ]
+    )
+    assert [(s.bot, s.rank) for s in merged] == [
+        ("a", 1), ("e", 1), ("d", 3), ("b", 4), ("f", 4), ("c", 6),
+    ]  # fmt: skip
+    assert [s.seat for s in merged] == list(range(6))
