@@ -9,12 +9,12 @@ are needed, so a ladder rated before these figures existed gets them on its firs
 and the one function serves the terminal, JSON, CSV, HTML, gRPC and the web.
 
 TrueSkill's beliefs are too timid about differences, so both are sharpened by one
-measured factor per schedule, ``CALIBRATION`` (see there). Why this method and not a bootstrap over
-matches: it costs microseconds per bot (a bootstrap re-rates the whole history hundreds
-of times), and in simulated leagues of bots of known order it is calibrated
-(docs/RATINGS.md), with the league's settings: tau = 0 and a schedule that keeps every
-pair connected. The draws are seeded by each bot's name and rating, so the same
-ladder always shows the same figures.
+measured factor per schedule, ``CALIBRATION`` (see there). Why this method and not a
+bootstrap over matches: it costs about a millisecond per bot and reads no history (a
+bootstrap re-rates the whole history hundreds of times), and in simulated leagues of
+bots of known order it is calibrated (docs/RATINGS.md), with the league's settings:
+tau = 0 and a schedule that keeps every pair connected. The draws are seeded by each
+bot's name and rating, so the same ladder always shows the same figures.
 """
 
 from __future__ import annotations

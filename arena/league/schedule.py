@@ -179,8 +179,8 @@ def informative_table(
     better) plus ``CONNECT_WEIGHT / (1 + meetings)``. When the due bots fill at most two
     tables (a small league's round), the table is the split of them whose two tables'
     pairs are worth most; otherwise the table grows one bot at a time by the most
-    valuable addition. Bots
-    missing from ``skills`` or ``played`` have the default skill and no match yet."""
+    valuable addition. Bots missing from ``skills`` or ``played`` have the default skill
+    and no match yet."""
     placing = placement_left or {}
 
     def due(bot: str) -> tuple[bool, int]:
