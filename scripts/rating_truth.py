@@ -81,6 +81,7 @@ class Settings:
     rate_groups: bool
     games_per_bot: int
     threshold: float
+    sharpen: float
     field: tuple[float, ...]
     table_size: int
     seed: int
@@ -133,7 +134,7 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
     result.seat_points = [[] for _ in range(k)]
     result.seat_ranks = [[] for _ in range(k)]
     taus: list[float] = []
-    sharpen = calibration(s.schedule)
+    sharpen = s.sharpen or calibration(s.schedule)
     group: list[list[SeatRow]] = []
     matches = s.games_per_bot * n // k
     for index in range(matches):
@@ -261,6 +262,7 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         "stop_rule_median_games_per_bot": stop_median,
         "never_settled": never,
         "schedule": settings.schedule,
+        "sharpen": settings.sharpen or calibration(settings.schedule),
         "tau": settings.tau,
         "duplicate": settings.duplicate,
         "rate_groups": settings.rate_groups,
@@ -289,6 +291,12 @@ def main() -> None:
         "--rate-groups", action="store_true", help="with --duplicate: rate each deal group as one"
     )
     parser.add_argument("--until", type=float, default=0.95, help="the stop rule's P")
+    parser.add_argument(
+        "--sharpen",
+        type=float,
+        default=0.0,
+        help="calibration factor to try instead of the schedule's (intervals.CALIBRATION)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dump", help="write each league's (p_above_next, right) pairs here")
@@ -300,6 +308,7 @@ def main() -> None:
         rate_groups=args.rate_groups,
         games_per_bot=args.games_per_bot,
         threshold=args.until,
+        sharpen=args.sharpen,
         field=FIELD,
         table_size=4,
         seed=args.seed,
