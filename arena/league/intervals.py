@@ -30,16 +30,18 @@ from typing import Final
 
 from .rating import Skill
 
-CALIBRATION: Final = {"informative": 1.1, "balanced": 1.45}
+CALIBRATION: Final = {"informative": 1.25, "balanced": 1.45}
 """How much surer a skill difference is than TrueSkill's two sigmas say, by schedule.
 TrueSkill keeps each bot's belief alone, dropping the correlation between bots rated in
 the same matches (their errors are shared, so their difference is known better than
 either); how much that matters depends on who met whom. Measured on simulated leagues
 of bots of known order (scripts/rating_truth.py, docs/RATINGS.md), the order of two
 bots is right as often as their standardized difference times this factor says
-(maximum likelihood over about a thousand neighbour pairs per schedule). With 1 on
-balanced tables the rank intervals held the true rank 100% of the time: too timid to
-use. A schedule not measured gets 1 (TrueSkill's own beliefs: on the timid side)."""
+(maximum likelihood over the neighbour pairs of fitting runs; the factor grows with a
+league's length, and ``informative``'s is the middle of its fits on short and long
+leagues, checked on leagues it was not fitted on). With 1 on balanced tables the rank
+intervals held the true rank 100% of the time: too timid to use. A schedule not
+measured gets 1 (TrueSkill's own beliefs: on the timid side)."""
 
 
 def calibration(schedule: str) -> float:
