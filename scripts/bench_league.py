@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import sys
 import tempfile
 import time
@@ -32,9 +33,14 @@ from bench_referee import recorded_requests, start_server  # noqa: E402
 
 from arena import native  # noqa: E402
 from arena.gctune import tune_for_latency  # noqa: E402
+from arena.league.commit import Standings  # noqa: E402
 from arena.league.config import Entrant, LeagueConfig  # noqa: E402
+from arena.league.intervals import unresolved  # noqa: E402
+from arena.league.rating import RatingModel, Skill  # noqa: E402
 from arena.league.runner import run_league  # noqa: E402
+from arena.league.schedule import Scheduler  # noqa: E402
 from arena.store import open_store  # noqa: E402
+from arena.store.rows import SeatRow  # noqa: E402
 from arena.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
 
 Work = Callable[
@@ -114,6 +120,30 @@ async def league_rate(bots: int, concurrency: int, matches: int) -> tuple[float,
     return summary.played / summary.wall_s, summary.decisions / summary.wall_s
 
 
+def rating_ms_per_match(bots: int = 8, matches: int = 400) -> float:
+    """CPU milliseconds the league spends per match on ratings, in process: choosing the
+    next table by the default schedule (which reads the ratings), the TrueSkill update,
+    and the stop rule's check (``--until separated``) after each round."""
+    names = [f"bot-{i}" for i in range(bots)]
+    model = RatingModel(draw_probability=0.01)
+    standings = Standings(model, "bench", dict.fromkeys(names, Skill()), dict.fromkeys(names, 0))
+    scheduler = Scheduler(names, 4, seed=1)
+    rng = random.Random(1)
+    started = time.process_time()
+    for index in range(matches):
+        table = scheduler.next_table(standings.skills)
+        ranks = rng.sample(range(1, 5), 4)
+        seats = [
+            SeatRow(s, bot, 0, ranks[s], ranks[s], False, 0, 0.0, 0, 0, 0)
+            for s, bot in enumerate(table.seats)
+        ]
+        standings.apply(standings.rated(seats))
+        if (index + 1) % (bots // 4) == 0:
+            order = sorted(names, key=lambda n: -standings.skills[n].conservative)
+            unresolved([standings.skills[n] for n in order], 0.95)
+    return (time.process_time() - started) * 1000 / matches
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bots", type=int, default=4, help="entrants (bot processes)")
@@ -139,12 +169,20 @@ def main() -> None:
         print(f"league concurrency {level:>3}: {matches_per_s:.2f} matches/s, "
               f"{decisions_per_s:.0f} decisions/s")  # fmt: skip
     best = max(d for _, d in results.values())
+    best_match_ms = 1000 / max(m for m, _ in results.values())
+    rating_ms = rating_ms_per_match()
+    print(
+        f"rating per match: {rating_ms:.2f} ms CPU, {100 * rating_ms / best_match_ms:.1f}% of a "
+        f"match ({best_match_ms:.1f} ms at the best concurrency)"
+    )
     print(
         json.dumps(
             {
                 "echo_msgs_per_s": round(echo, 1),
                 "best_decisions_per_s": round(best, 1),
                 "ratio": round(best / echo, 3),
+                "rating_ms_per_match": round(rating_ms, 3),
+                "rating_share_of_match": round(rating_ms / best_match_ms, 4),
                 "compiled": native.compiled(),  # arena/native.py; ARENA_PURE_PYTHON=1 for pure
                 "by_concurrency": {
                     str(k): {"matches_per_s": round(m, 3), "decisions_per_s": round(d, 1)}

@@ -12,7 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from arena.league.leaderboard import Row, leaderboard, standing_row
+from arena.league.leaderboard import (
+    Row,
+    ladder_calibration,
+    leaderboard,
+    standing_row,
+    with_intervals,
+)
 from arena.store import Store, StoreError, open_store
 from arena.store.migrations import MIGRATIONS
 from arena.store.registry import BotStatus, bot_page, list_bots
@@ -208,11 +214,14 @@ def test_pages_walk_every_row_once_in_order(db_url: str) -> None:
         board = leaderboard(store, "lg/g/p/4p")
         shown: list[Row] = []
         after: tuple[float, str] | None = None
+        sharpen = ladder_calibration(store, "lg/g/p/4p")
+        everyone = store.ladder_ratings("lg/g/p/4p", include_retired=True)
         while standings := store.standings("lg/g/p/4p", after=after, limit=6):
-            shown += [
+            rows = [  # as GetLeaderboard pages it
                 standing_row(rank, s.rating, s.stats)
                 for rank, s in enumerate(standings, start=len(shown) + 1)
             ]
+            shown += with_intervals(rows, everyone, sharpen=sharpen)
             last = standings[-1].rating
             after = (3 * last.sigma - last.mu, last.bot)
         assert shown == board

@@ -335,6 +335,9 @@ def run_leaderboard(args: argparse.Namespace) -> int:
                 timeouts=r.timeouts,
                 errors=r.errors,
                 invalid=r.invalid,
+                rank_low=r.rank_low,
+                rank_high=r.rank_high,
+                p_above_next=r.p_above_next if r.HasField("p_above_next") else None,
             )
             for r in got
         ]

@@ -14,14 +14,16 @@ from arena.games import DEFAULT_GAME, UnknownGameError
 from arena.games import get as get_game
 from arena.league.config import (
     DEFAULT_DB,
+    DEFAULT_SEPARATION,
     EXECUTORS,
     SCHEDULES,
     Entrant,
     LeagueConfigError,
     build_config,
     load_toml,
+    with_stored_schedule,
 )
-from arena.league.leaderboard import leaderboard, render
+from arena.league.leaderboard import leaderboard, render, separation_line
 from arena.league.progress import Progress
 from arena.league.runner import LeagueError, run_league
 from arena.store import Store, StoreError, is_postgres_url, masked, open_store
@@ -47,8 +49,16 @@ def register(sub: Any) -> None:
     add_game_option(parser)
     parser.add_argument("--table-size", type=int, help="seats per match (default 4)")
     parser.add_argument("--matches", type=int, help="matches to play")
+    parser.add_argument(
+        "--until",
+        metavar="separated[:P]",
+        help="play until every pair of neighbours on the leaderboard is ordered with "
+        "probability >= P (default 0.95), checked each round; --matches N is then the cap",
+    )
     parser.add_argument("--until-sigma", type=float, help="stop when every sigma is below this")
-    parser.add_argument("--max-matches", type=int, help="cap for --until-sigma (default 10000)")
+    parser.add_argument(
+        "--max-matches", type=int, help="cap of a stopping rule without --matches (default 10000)"
+    )
     parser.add_argument("--deals", type=int, help="deals per match (default 1)")
     parser.add_argument(
         "--duplicate",
@@ -56,7 +66,18 @@ def register(sub: Any) -> None:
         default=None,
         help="replay each deal at other tables with other bots",
     )
-    parser.add_argument("--schedule", choices=SCHEDULES, help="table scheduling (default balanced)")
+    parser.add_argument(
+        "--rate-groups",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --duplicate: rate each deal group as one match of all its bots, ranked "
+        "by their summed scores (as the ACPC does), instead of each table alone",
+    )
+    parser.add_argument(
+        "--schedule",
+        help=f"table scheduling: {', '.join(SCHEDULES)} (default informative: tables for "
+        "the pairs whose order is least certain, every bot playing equally often)",
+    )
     parser.add_argument("--deadline-ms", type=int, help="per-decision deadline (default 1000)")
     parser.add_argument("--time-bank-ms", type=int, help="per-match time bank (default 0)")
     parser.add_argument("--max-strikes", type=int, help="faults before a forfeit (default 3)")
@@ -111,6 +132,26 @@ def _entrant(text: str, builtins: Collection[str]) -> Entrant:
     return Entrant(name=spec.name, endpoint=spec.endpoint, builtin=spec.builtin)
 
 
+def until_rule(text: str | None) -> float | None:
+    """``--until separated[:P]``: the probability P (default 0.95); None if not given."""
+    if text is None:
+        return None
+    rule, sep, level = text.partition(":")
+    if rule != "separated":
+        raise LeagueConfigError(
+            f"unknown stopping rule {text!r}: write --until separated or --until separated:P "
+            "(P a probability between 0.5 and 1, e.g. separated:0.99)"
+        )
+    if not sep:
+        return DEFAULT_SEPARATION
+    try:
+        return float(level)
+    except ValueError:
+        raise LeagueConfigError(
+            f"--until {text}: {level!r} is not a probability; write e.g. separated:0.99"
+        ) from None
+
+
 def _fail(message: str) -> int:
     print(f"arena league: {shown(message)}", file=sys.stderr)
     return 2
@@ -133,9 +174,11 @@ def run(args: argparse.Namespace) -> int:
             "table_size": args.table_size,
             "matches": args.matches,
             "until_sigma": args.until_sigma,
+            "until_separated": until_rule(args.until),
             "max_matches": args.max_matches,
             "deals": args.deals,
             "duplicate": args.duplicate,
+            "rate_groups": args.rate_groups,
             "schedule": args.schedule,
             "deadline_ms": args.deadline_ms,
             "time_bank_ms": args.time_bank_ms,
@@ -158,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
         store = open_store(config.db)
     except StoreError as error:
         return _fail(str(error))
+    if args.schedule is None and "schedule" not in file_settings:
+        config = with_stored_schedule(config, store.league)
     if args.resume and store.league(config.league_id) is None:
         _close_discarding_new(store, config.db, new_file)
         return _fail(
@@ -195,6 +240,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {shown(name)}: {count} fault(s) in this run (see arena ratings / arena matches)")
     print()
     print(render(leaderboard(store, config.ladder), "table", config.ladder))
+    if config.until_separated:
+        print(separation_line(store, config.ladder, config.until_separated, summary.total))
     store.close()
     return 0
 

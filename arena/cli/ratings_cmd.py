@@ -18,6 +18,7 @@ from arena.text import shown
 from . import arena_views
 from .arena_views import add_remote_options
 from .paths import output_path_problem
+from .ratings_reports import REPORT_FORMATS, payoff_report, render_reports, seats_report
 
 EXAMPLE_LADDER: Final = (
     f"league-07858f1b84/{DEFAULT_GAME}/{get_game(DEFAULT_GAME).default_preset}/3p"
@@ -56,6 +57,18 @@ def register(sub: Any) -> None:
         help=f"only this ladder, e.g. {EXAMPLE_LADDER} (default: all)",
     )
     ratings.add_argument("--format", choices=FORMATS, default="table")
+    report = ratings.add_mutually_exclusive_group()
+    report.add_argument(
+        "--seats",
+        action="store_true",
+        help="seat advantage instead: mean points and rank by seat, with standard errors",
+    )
+    report.add_argument(
+        "--payoff",
+        action="store_true",
+        help="non-transitivity instead: the head-to-head matrix, alpha-Rank next to "
+        "TrueSkill, and significant cycles (A over B over C over A)",
+    )
     ratings.add_argument(
         "--output", "-o", metavar="FILE", help="write to this file instead of stdout"
     )
@@ -139,6 +152,24 @@ def run_ratings(args: argparse.Namespace) -> int:
         return 2
     try:
         ladders = store.ladders()
+        kind = "seats" if args.seats else "payoff" if args.payoff else ""
+        if kind and args.format not in REPORT_FORMATS:
+            print(
+                f"arena ratings: --{kind} is shown as {' or '.join(REPORT_FORMATS)}, not "
+                f"{args.format}",
+                file=sys.stderr,
+            )
+            return 2
+        if kind and args.ladder and args.ladder not in ladders:
+            print(
+                shown(
+                    f"arena ratings: no finished matches on ladder {args.ladder!r} in "
+                    f"{args.db}: the --{kind} report compares played matches; "
+                    f"{_names(ladders, 'ladders with matches')}"
+                ),
+                file=sys.stderr,
+            )
+            return 2
         if args.ladder:
             if args.ladder not in ladders:
                 hint = [name for name in ladders if name.endswith("/" + args.ladder.strip("/"))]
@@ -153,18 +184,28 @@ def run_ratings(args: argparse.Namespace) -> int:
                 return 2
             ladders = [args.ladder]
         if not ladders:
-            print("arena ratings: no rated matches in this database yet", file=sys.stderr)
+            what = f": the --{kind} report compares played matches" if kind else ""
+            print(f"arena ratings: no rated matches in this database yet{what}", file=sys.stderr)
             return 1
-        if args.format == "html":
-            text = _html(store, ladders)
-            if text is None:
+        if kind:
+            make = seats_report if kind == "seats" else payoff_report
+            text = render_reports([make(store, ladder) for ladder in ladders], args.format, kind)
+        elif args.format == "html":
+            html_text = _html(store, ladders)
+            if html_text is None:
                 return 2
+            text = html_text
         else:
             text = render_ladders(
                 [Ladder(ladder, leaderboard(store, ladder)) for ladder in ladders], args.format
             )
     finally:
         store.close()
+    return _emit(args, text)
+
+
+def _emit(args: argparse.Namespace, text: str) -> int:
+    """Print ``text`` or write it to ``--output``."""
     if not args.output:
         print(text)
         return 0

@@ -51,9 +51,19 @@ class Standings:
             self.played[rating.bot] = rating.matches
 
 
-def rate_and_record(store: Store, standings: Standings, finished: HeldMatch) -> None:
+def rate_and_record(
+    store: Store,
+    standings: Standings,
+    finished: HeldMatch,
+    seats: Sequence[SeatRow] | None = None,
+) -> None:
     """Rate a finished match and commit it with the ratings after it (one transaction,
-    which also drops the match from the held ones); then update ``standings``."""
-    ratings = standings.rated(finished.match.seats)
+    which also drops the match from the held ones); then update ``standings``.
+
+    ``seats``: what to rate instead of the match's own seats (a whole duplicate deal
+    group, on the group's last table: ``groups.group_seats``); an empty list commits the
+    match unrated (an earlier table of such a group)."""
+    rated = finished.match.seats if seats is None else seats
+    ratings = standings.rated(rated) if rated else []
     store.record_match(finished.match, finished.config, finished.faults, finished.record, ratings)
     standings.apply(ratings)

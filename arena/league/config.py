@@ -21,6 +21,7 @@ import hashlib
 import json
 import math
 import tomllib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Final
@@ -34,13 +35,16 @@ from arena.games import (
 )
 from arena.games import get as get_game
 from arena.league.rating import MAX_DRAW_PROBABILITY, MAX_TAU
+from arena.league.schedule import RATED_SCHEDULES
 from arena.names import check_name
 from arena.referee.channels import EndpointError, parse_endpoint
 
-SCHEDULES: Final = ("balanced", "random", "rating")
+SCHEDULES: Final = ("informative", "balanced", "random", "rating")
 EXECUTORS: Final = ("local", "processes", "ray")
 """Where a league's matches run (``arena.league.executors``)."""
 DEFAULT_DB: Final = "arena.db"
+DEFAULT_SEPARATION: Final = 0.95
+"""``--until separated``'s probability when none is given."""
 MAX_LIMIT: Final = 2**31 - 1
 """The most a limit sent to bots in MatchStart (deadline, bank, strikes) can be: its
 fields are int32."""
@@ -94,14 +98,21 @@ class LeagueConfig:
     """Matches to play (0 with ``until_sigma`` = play until the rule stops it)."""
     until_sigma: float = 0.0
     """Stop once every entrant's sigma is below this (0 = off)."""
+    until_separated: float = 0.0
+    """Stop once every pair of neighbours on the leaderboard is ordered with at least
+    this probability (``--until separated[:P]``; 0 = off), checked after each round."""
     max_matches: int = 10_000
-    """Safety cap for ``until_sigma``."""
+    """Safety cap for the stopping rules."""
     deals: int = 1
     """Deals per match."""
     duplicate: bool = False
     """Replay each deal at other tables with other bots (never to the same bot)."""
-    schedule: str = "balanced"
-    """``balanced`` round robin, ``random`` tables, or ``rating``-driven matchmaking."""
+    rate_groups: bool = False
+    """With ``duplicate``: rate each deal group as one match of all its bots, ranked by
+    summed score (groups.py), instead of each table alone."""
+    schedule: str = "informative"
+    """``informative`` (tables for what they teach), ``balanced`` round robin, ``random``
+    tables, or ``rating``-driven matchmaking (schedule.py)."""
     deadline_ms: int = 1000
     """Per-decision deadline."""
     time_bank_ms: int = 0
@@ -178,11 +189,30 @@ class LeagueConfig:
             "tau": self.tau,
             "draw_probability": self.draw_probability,
         }
-        if self.schedule == "rating" or self.until_sigma > 0:
+        if self.rate_groups:  # leagues made before the option keep their ids
+            identity["rate_groups"] = True
+        if self.until_separated > 0:  # leagues made before the rule keep their ids
+            identity["until_separated"] = self.until_separated
+        if self.by_ratings:
             identity["concurrency"] = self.concurrency
         if self.game != DEFAULT_GAME:  # leagues made before there were games keep their ids
             identity["game"] = self.game
         return identity
+
+    @property
+    def stops_by_rule(self) -> bool:
+        """Whether a stopping rule (sigma or separation) may end the league early."""
+        return self.until_sigma > 0 or self.until_separated > 0
+
+    @property
+    def by_ratings(self) -> bool:
+        """Whether tables, or the decision to stop, depend on the ratings."""
+        return self.schedule in RATED_SCHEDULES or self.stops_by_rule
+
+    @property
+    def round_matches(self) -> int:
+        """Matches in one round: enough tables for every bot to play once."""
+        return -(-len(self.bots) // self.table_size)
 
     @property
     def league_id(self) -> str:
@@ -224,6 +254,24 @@ def _entrant(data: Any, where: str) -> Entrant:
         builtin=data.get("builtin"),
     )
     return entrant
+
+
+OLD_DEFAULT_SCHEDULE: Final = "balanced"
+"""The default schedule before ``informative``: leagues started then resume with it."""
+
+
+def with_stored_schedule(
+    config: LeagueConfig, stored: Callable[[str], dict[str, Any] | None]
+) -> LeagueConfig:
+    """``config`` (whose schedule was not given) as the league already in the database
+    has it: a league started when ``balanced`` was the default, resumed with the same
+    command, keeps ``balanced`` (and, unnamed, its id). ``stored``: Store.league."""
+    old = replace(config, schedule=OLD_DEFAULT_SCHEDULE)
+    row = stored(old.league_id)
+    if row is None:
+        return config
+    identity = json.loads(str(row["config_json"])).get("identity") or {}
+    return old if identity.get("schedule") == OLD_DEFAULT_SCHEDULE else config
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
@@ -278,7 +326,12 @@ def build_config(file_settings: dict[str, Any], overrides: dict[str, Any]) -> Le
             raise LeagueConfigError(f"setting {key}={value!r} should be of type {kind}")
     config = LeagueConfig(bots=tuple(bots), **settings)
     validate(config)
-    return replace(config, tau=float(config.tau), until_sigma=float(config.until_sigma))
+    return replace(
+        config,
+        tau=float(config.tau),
+        until_sigma=float(config.until_sigma),
+        until_separated=float(config.until_separated),
+    )
 
 
 def executor_problem(executor: str, workers: int, ray_address: str) -> str | None:
@@ -343,8 +396,21 @@ def validate(config: LeagueConfig) -> None:
     problem = executor_problem(config.executor, config.workers, config.ray_address)
     if problem is not None:
         raise LeagueConfigError(problem)
-    if config.matches < 0 or (config.matches == 0 and config.until_sigma <= 0):
-        raise LeagueConfigError("give --matches N (N > 0) or a stopping rule --until-sigma X")
+    if config.matches < 0 or (config.matches == 0 and not config.stops_by_rule):
+        raise LeagueConfigError(
+            "give --matches N (N > 0) or a stopping rule (--until separated, --until-sigma X)"
+        )
+    if config.until_separated and not 0.5 < config.until_separated < 1:
+        raise LeagueConfigError(
+            f"--until separated:P needs a probability P between 0.5 and 1 (both excluded), "
+            f"not {config.until_separated:g}"
+        )
+    if config.until_separated and config.total_matches < config.round_matches:
+        raise LeagueConfigError(
+            f"a cap of {config.total_matches} match(es) is less than one round "
+            f"({config.round_matches} matches, so that each of the {len(config.bots)} bots "
+            f"plays once at tables of {config.table_size}); raise --matches (or --max-matches)"
+        )
     if config.max_matches < 1:
         raise LeagueConfigError("max_matches must be at least 1")
     for key in ("deadline_ms", "concurrency"):
@@ -356,13 +422,23 @@ def validate(config: LeagueConfig) -> None:
     for key in ("deadline_ms", "time_bank_ms", "max_strikes"):
         if getattr(config, key) > MAX_LIMIT:
             raise LeagueConfigError(f"{key} must be at most {MAX_LIMIT}")
-    for key in ("until_sigma", "tau", "draw_probability"):
+    for key in ("until_sigma", "until_separated", "tau", "draw_probability"):
         if not math.isfinite(getattr(config, key)):
             raise LeagueConfigError(f"{key} must be a finite number, not {getattr(config, key)}")
     if not 0 <= config.tau <= MAX_TAU or config.draw_probability > MAX_DRAW_PROBABILITY:
         raise LeagueConfigError(
             f"tau must be 0..{MAX_TAU:.2f} and draw_probability at most {MAX_DRAW_PROBABILITY} "
             "(negative: the game's default)"
+        )
+    if config.rate_groups and not config.duplicate:
+        raise LeagueConfigError(
+            "rate_groups rates the tables that played one deal together: add --duplicate"
+        )
+    group = len(config.bots) // config.table_size
+    if config.rate_groups and group and config.matches % group:
+        raise LeagueConfigError(
+            f"with rate_groups, --matches must be a multiple of the {group} tables that play "
+            f"each deal (here {len(config.bots)} bots at tables of {config.table_size})"
         )
     if config.duplicate and len(config.bots) < 2 * config.table_size:
         raise LeagueConfigError(

@@ -29,15 +29,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from arena.store import Store, StoreError
-from arena.store.rows import HeldMatch, MatchRow
+from arena.store.rows import HeldMatch, MatchRow, SeatRow
 
 from .commit import Standings, rate_and_record
 from .config import LeagueConfig, LeagueConfigError
 from .entrants import StreamSlots
 from .executors import Executor, ExecutorError, make_executor
+from .groups import group_seats
+from .intervals import calibration, unresolved
 from .progress import Progress
 from .rating import RatingModel, Skill
-from .schedule import Scheduler, Table
+from .schedule import Scheduler, Table, tables_per_group
 
 log = logging.getLogger("arena.league")
 
@@ -119,9 +121,13 @@ class _Committed:
     Table k is chosen (matchmaking, the sigma stopping rule) with the ratings after match
     k - lag, lag being the league's concurrency (see the module doc)."""
 
-    def __init__(self, standings: Standings, lag: int) -> None:
+    def __init__(self, standings: Standings, lag: int, group_size: int = 0) -> None:
         self.standings = standings
         self.lag = lag
+        self.group_size = group_size
+        """Duplicate deal groups rated as one: tables per group (0: each table alone)."""
+        self._group: list[Sequence[SeatRow]] = []
+        """The seats of the current group's tables committed so far."""
         self.count = 0
         """Matches committed: the next one to commit has this index."""
         self._after: dict[int, dict[str, Skill]] = {-1: dict(standings.skills)}
@@ -131,16 +137,29 @@ class _Committed:
         """Rebuild the ratings after every match committed before this run (a resumed
         league regenerates its tables from the first, so it is shown them all again)."""
         for row in sorted(done, key=lambda m: m.idx):
-            self.standings.apply(self.standings.rated(row.seats))
+            seats = self._to_rate(row)
+            if seats:
+                self.standings.apply(self.standings.rated(seats))
             self._after[row.idx] = dict(self.standings.skills)
         self.count = len(done)
 
     def commit(self, store: Store, finished: HeldMatch) -> None:
         """Rate and record the next match in index order."""
-        rate_and_record(store, self.standings, finished)
+        rate_and_record(store, self.standings, finished, self._to_rate(finished.match))
         self._after[self.count] = dict(self.standings.skills)
         self._after.pop(self.count - self.lag - 1, None)  # no table to come is shown it
         self.count += 1
+
+    def _to_rate(self, match: MatchRow) -> Sequence[SeatRow]:
+        """The seats a match's commit rates: its own, or with deal groups rated as one,
+        nothing until the group's last table, which rates the whole group."""
+        if not self.group_size:
+            return match.seats
+        self._group.append(match.seats)
+        if (match.idx + 1) % self.group_size:
+            return []
+        seats, self._group = group_seats(self._group), []
+        return seats
 
     def known_for(self, index: int) -> bool:
         """Whether the ratings that table ``index`` is shown are committed (if they are
@@ -258,7 +277,7 @@ class _LeagueRun:
     async def _next_table(self, index: int) -> Table | None:
         """Table ``index``, or None where the sigma stopping rule ends the league before
         it. A table chosen by the ratings waits for the ratings it is shown."""
-        by_ratings = self.config.schedule == "rating" or self.config.until_sigma > 0
+        by_ratings = self.config.by_ratings
         if by_ratings:
             while not self.committed.known_for(index):
                 self.committed_event.clear()
@@ -269,11 +288,20 @@ class _LeagueRun:
         return self.scheduler.next_table(self.committed.shown_to(index) if by_ratings else None)
 
     def _stop_rule_met(self, index: int) -> bool:
-        """Every sigma table ``index`` is shown is below ``until_sigma`` (if set)."""
-        until = self.config.until_sigma
-        if until <= 0:
+        """A stopping rule holds on the ratings table ``index`` is shown: every sigma is
+        below ``until_sigma``, or (at the start of a round, so every bot has played
+        equally often) every pair of neighbours is separated (``until_separated``)."""
+        config = self.config
+        if not config.stops_by_rule:
             return False
-        return all(s.sigma < until for s in self.committed.shown_to(index).values())
+        shown = self.committed.shown_to(index)
+        if config.until_sigma > 0 and all(s.sigma < config.until_sigma for s in shown.values()):
+            return True
+        if config.until_separated <= 0 or index % config.round_matches:
+            return False
+        order = sorted(self.names, key=lambda n: (-shown[n].conservative, n))
+        sharpen = calibration(config.schedule)
+        return not unresolved([shown[n] for n in order], config.until_separated, sharpen)
 
     def _take_held(self, table: Table) -> bool:
         """Commit the table's match as it was played before a kill, if it was held with
@@ -436,7 +464,8 @@ async def _run_league(
     standings = Standings(
         model, config.ladder, dict.fromkeys(names, Skill()), dict.fromkeys(names, 0)
     )
-    committed = _Committed(standings, lag=config.concurrency)
+    group_size = tables_per_group(len(names), config.table_size, True) if config.rate_groups else 0
+    committed = _Committed(standings, lag=config.concurrency, group_size=group_size)
     committed.replay(store.matches(league_id=config.league_id))
     await executor.start()
     seed = _create_league(config, store) if stored is None else league_seed(stored)

@@ -1,10 +1,19 @@
-"""Who plays whom, in which seats: balanced round robin, random tables, and
-rating-driven matchmaking; and duplicate deal groups that never replay a deal to a bot.
+"""Who plays whom, in which seats: tables chosen for what they teach (the default),
+balanced round robin, random tables, and rating-driven matchmaking; and duplicate deal
+groups that never replay a deal to a bot.
+
+``informative`` (the default, and the live ladder's rule): every bot plays equally
+often, and among the bots due to play, a table brings together the pairs whose order is
+least certain (the probability that one is better than the other nearest 1/2: in
+practice neighbours on the leaderboard), plus a small pull towards pairs that have met
+least, so every pair stays connected (a schedule that lets pairs drift apart rates them
+on nothing but third parties, and its intervals stop being honest: shared/DESIGN.md).
+Measured in docs/RATINGS.md.
 
 A scheduler is generated in match-index order and is deterministic given the league
 seed (and, for matchmaking, the ratings it is shown), so a resumed league regenerates
-exactly the tables of an uninterrupted one. Rating-driven matchmaking
-(``closest_table``) and seating (``seat_order``) are also the live ladder's
+exactly the tables of an uninterrupted one. The informative choice
+(``informative_table``) and seating (``seat_order``) are also the live ladder's
 (``arena serve``), so both pick and seat tables by one rule.
 
 Seating matters in this game: the start player has an edge, and fixed seating orders
@@ -17,12 +26,22 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .intervals import p_better
 from .rating import RatingModel, Skill, quality
+
+RATED_SCHEDULES = ("informative", "rating")
+"""Schedules that choose tables by the ratings (shown to them ``concurrency`` back)."""
+MAX_SPLITS = 500
+"""Splits of a round's due bots weighed at most; more bots are seated one by one."""
+CONNECT_WEIGHT = 0.25
+"""How much a pair that never met counts, against a pair of fully uncertain order (1):
+enough that every pair keeps meeting, little enough that the uncertain pairs lead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +83,7 @@ class Scheduler:
         table_size: int,
         seed: int,
         *,
-        kind: str = "balanced",
+        kind: str = "informative",
         duplicate: bool = False,
         model: RatingModel | None = None,
     ) -> None:
@@ -121,6 +140,8 @@ class Scheduler:
             return rng.sample(pool, self.k)
         if self.kind == "rating":
             return closest_table(self.model, pool, self.k, ratings, self.played, tiebreak)
+        if self.kind == "informative":
+            return informative_table(pool, self.k, ratings, self.played, self.meetings, tiebreak)
         chosen = [min(pool, key=lambda b: (self.played[b], tiebreak[b]))]
         while len(chosen) < self.k:
             chosen.append(
@@ -142,8 +163,69 @@ class Scheduler:
         count_seating(seats, self.seat_use, self.left_of)
         for bot in seats:
             self.played[bot] += 1
-        for a, b in itertools.combinations(seats, 2):
-            self.meetings[_pair(a, b)] += 1
+        count_meetings(seats, self.meetings)
+
+
+def informative_table(
+    pool: Sequence[str],
+    size: int,
+    skills: Mapping[str, Skill],
+    played: Mapping[str, int],
+    meetings: Mapping[tuple[str, str], int],
+    tiebreak: Mapping[str, float],
+    placement_left: Mapping[str, int] | None = None,
+) -> list[str]:
+    """``size`` bots of ``pool``, unseated, chosen for what their match will teach.
+
+    Only bots that played least are eligible while there are enough of them (so every
+    bot plays equally often; the live ladder's bots in placement come first). A pair's
+    value is how uncertain its order is (1 - |2p - 1|, p the probability that one is
+    better) plus ``CONNECT_WEIGHT / (1 + meetings)``. When the due bots fill at most two
+    tables (a small league's round), the table is the split of them whose two tables'
+    pairs are worth most; otherwise the table grows one bot at a time by the most
+    valuable addition. Bots missing from ``skills`` or ``played`` have the default skill
+    and no match yet."""
+    placing = placement_left or {}
+
+    def due(bot: str) -> tuple[bool, int]:
+        return (placing.get(bot, 0) <= 0, played.get(bot, 0))
+
+    ranked = sorted(pool, key=lambda b: (due(b), tiebreak[b]))
+    eligible = [b for b in ranked if due(b) <= due(ranked[size - 1])]
+
+    def skill(bot: str) -> Skill:
+        return skills.get(bot, Skill())
+
+    def value(a: str, b: str) -> float:
+        uncertain = 1 - abs(2 * p_better(skill(a), skill(b)) - 1)
+        return uncertain + CONNECT_WEIGHT / (1 + meetings.get(_pair(a, b), 0))
+
+    must = [b for b in eligible if due(b) < due(ranked[size - 1])]
+    if not must and len(eligible) <= 2 * size and math.comb(len(eligible), size) <= MAX_SPLITS:
+        # A round's tables: split the due bots so that both this table and the rest
+        # (the next table) bring uncertain pairs together.
+        def split_value(table: Sequence[str]) -> tuple[float, float]:
+            rest = [b for b in eligible if b not in table]
+            pairs = [*itertools.combinations(table, 2), *itertools.combinations(rest, 2)]
+            return (sum(value(a, b) for a, b in pairs), sum(tiebreak[b] for b in table))
+
+        best: Sequence[str] = max(itertools.combinations(eligible, size), key=split_value)
+        return list(best)
+    chosen = list(must)
+    if not chosen:
+        first, second = max(
+            itertools.combinations(eligible, 2),
+            key=lambda ab: (value(*ab), tiebreak[ab[0]] + tiebreak[ab[1]]),
+        )
+        chosen = [first, second]
+    while len(chosen) < size:
+        chosen.append(
+            max(
+                (b for b in eligible if b not in chosen),
+                key=lambda b: (sum(value(b, c) for c in chosen), tiebreak[b]),
+            )
+        )
+    return chosen
 
 
 def closest_table(
@@ -226,6 +308,12 @@ def count_seating(
     for s, bot in enumerate(seats):
         seat_use[(bot, s)] = seat_use.get((bot, s), 0) + 1
         left_of[(bot, seats[(s + 1) % k])] = left_of.get((bot, seats[(s + 1) % k]), 0) + 1
+
+
+def count_meetings(seats: Sequence[str], meetings: dict[tuple[str, str], int]) -> None:
+    """Count the pairs that met at a table (what ``informative_table`` keeps connected)."""
+    for a, b in itertools.combinations(seats, 2):
+        meetings[_pair(a, b)] = meetings.get(_pair(a, b), 0) + 1
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:

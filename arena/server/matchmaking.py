@@ -1,11 +1,11 @@
-"""Who plays next on the live ladder: rating-driven matchmaking over the bots free now.
+"""Who plays next on the live ladder: the leagues' default schedule over the bots free now.
 
-The table is chosen by the leagues' rule (``schedule.closest_table``), with the ladder's
-placement matches first: the anchor is a bot still in its placement matches if there is
-one (the fewest played first), else the most uncertain bot; the other seats go to
-whoever makes the closest table by TrueSkill match quality. Seats are then ordered to
-give each bot its least-used seats and neighbours (the start seat has an edge in this
-game).
+The table is chosen by the leagues' rule (``schedule.informative_table``), with the
+ladder's placement matches first: bots still in their placement matches come first,
+then the bots that played least; among those, the table brings together the pairs whose
+order is least certain, with a pull towards pairs that have met least so every pair
+stays connected. Seats are then ordered to give each bot its least-used seats and
+neighbours (the start seat has an edge in this game).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from arena.league.rating import RatingModel, Skill
-from arena.league.schedule import closest_table, count_seating, seat_order
+from arena.league.schedule import count_meetings, count_seating, informative_table, seat_order
 
 
 @dataclass(slots=True)
@@ -30,6 +30,8 @@ class Matchmaker:
     """How often each bot sat in each seat."""
     left_of: dict[tuple[str, str], int] = field(default_factory=dict)
     """How often each bot had each left neighbour."""
+    meetings: dict[tuple[str, str], int] = field(default_factory=dict)
+    """How often each pair of bots met (while the arena runs)."""
 
     def table(
         self,
@@ -43,7 +45,10 @@ class Matchmaker:
         if len(free) < size:
             raise ValueError(f"{len(free)} free bots for a table of {size}")
         tiebreak = {b: self.rng.random() for b in free}
-        chosen = closest_table(self.model, free, size, skills, played, tiebreak, placement_left)
+        chosen = informative_table(
+            free, size, skills, played, self.meetings, tiebreak, placement_left
+        )
         seats = seat_order(chosen, self.seat_use, self.left_of, self.rng)
         count_seating(seats, self.seat_use, self.left_of)
+        count_meetings(seats, self.meetings)
         return seats

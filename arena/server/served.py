@@ -16,7 +16,7 @@ from arena.league.executors import ExecutorReport
 from arena.league.results import finished_match
 from arena.referee import MatchSpec, RemoteSeat, SeatOutcome, run_match
 from arena.referee.channels import ChannelPool
-from arena.store.sqlite import HeldMatch
+from arena.store.rows import HeldMatch
 
 
 @dataclass(frozen=True, slots=True)

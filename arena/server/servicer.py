@@ -31,7 +31,7 @@ from typing import Any, Final
 
 import grpc
 
-from arena.league.leaderboard import standing_row
+from arena.league.leaderboard import standing_row, with_interval
 from arena.names import BadNameError, check_name
 from arena.referee.channels import EndpointError, parse_bot_endpoint
 from arena.referee.record import RecordError, decode_record
@@ -56,6 +56,7 @@ from .allowlist import Allowlist, endpoint_key
 from .auth import Authenticator
 from .config import MAX_DESCRIPTION, ServeConfig
 from .errors import abort
+from .intervals_cache import IntervalCache
 from .ladder import Ladder
 from .pages import PageTokenError, PageTokens, Scalar, position_of
 from .ratelimit import RateLimiter, TokenBuckets, peer_key
@@ -104,6 +105,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         self.auth = Authenticator(store, config.auth_fail_limit)
         self.reads = reads
         self.pages = PageTokens()
+        self.intervals = IntervalCache(config.ladder, store)
         self.read_limiter = (
             TokenBuckets(config.read_rate, config.read_burst) if config.read_rate > 0 else None
         )
@@ -455,12 +457,14 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             more = len(standings) > size
             standings = standings[:size]
             first = after[2] + 1 if after else 1  # ranks go on from the previous page
-            rows = [
-                leaderboard_row(
-                    standing_row(rank, standing.rating, standing.stats),
-                    BotStatus(standing.status) if standing.status else None,
-                )
+            intervals = self.intervals.by_bot(store, request.include_retired)
+            ranked = [
+                with_interval(standing_row(rank, standing.rating, standing.stats), intervals)
                 for rank, standing in enumerate(standings, start=first)
+            ]
+            rows = [
+                leaderboard_row(row, BotStatus(standing.status) if standing.status else None)
+                for row, standing in zip(ranked, standings, strict=True)
             ]
             token = ""
             if more:

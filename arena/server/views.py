@@ -77,6 +77,9 @@ def leaderboard_row(row: Row, status: BotStatus | None) -> arena_pb2.Leaderboard
         errors=row.errors,
         invalid=row.invalid,
         status=STATUS[status] if status is not None else arena_pb2.BOT_STATUS_UNSPECIFIED,
+        rank_low=row.rank_low,
+        rank_high=row.rank_high,
+        p_above_next=row.p_above_next,
     )
 
 

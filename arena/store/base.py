@@ -48,6 +48,9 @@ class Store(ABC):
     """What a write that breaks a constraint (a name taken) raises."""
     where: str
     """The database as messages name it: a file path, or a URL without its password."""
+    commits: int = 0
+    """Write transactions committed through this Store (what readers in the same
+    process key caches on: ``arena serve`` writes through one Store)."""
     _db: Connection
 
     @abstractmethod
@@ -484,7 +487,37 @@ class Store(ABC):
         if not include_retired:
             sql += " AND (b.status IS NULL OR b.status <> 'retired')"
         sql += " ORDER BY 3 * r.sigma - r.mu, r.bot LIMIT ?"
-        rows = self._db.execute(sql, [*params, limit]).fetchall()
+        return self._standing_rows(self._db.execute(sql, [*params, limit]).fetchall())
+
+    def ladder_seats(self, ladder: str) -> Iterator[tuple[str, int, str, int, int]]:
+        """Every seat of every finished match of a ladder, in match order then seat:
+        (match id, seat, bot, score, rank). The whole history of the ladder, streamed:
+        for offline reports (``arena ratings --seats/--payoff``), never a public read."""
+        cursor = self._db.execute(
+            "SELECT s.match_id, s.seat, s.bot, s.score, s.rank FROM matches AS m "
+            "JOIN seats AS s ON s.match_id = m.id WHERE m.ladder = ? "
+            "ORDER BY m.finished_at, m.idx, s.seat",
+            (ladder,),
+        )
+        for row in cursor:
+            yield (row[0], row[1], row[2], row[3], row[4])
+
+    def ladder_ratings(self, ladder: str, *, include_retired: bool) -> list[RatingRow]:
+        """Every rating of a ladder in leaderboard order (without retired submitted bots
+        unless ``include_retired``): one row per bot, never the history; what rank
+        intervals are computed from (the live ladder keeps them: server/intervals_cache)."""
+        sql = (
+            "SELECT r.ladder, r.bot, r.mu, r.sigma, r.matches FROM ratings AS r "
+            "LEFT JOIN bots AS b ON b.name = r.bot AND b.kind = 'submitted' "
+            "WHERE r.ladder = ?"
+        )
+        if not include_retired:
+            sql += " AND (b.status IS NULL OR b.status <> 'retired')"
+        sql += " ORDER BY 3 * r.sigma - r.mu, r.bot"
+        rows = self._db.execute(sql, [ladder]).fetchall()
+        return [RatingRow(r["ladder"], r["bot"], r["mu"], r["sigma"], r["matches"]) for r in rows]
+
+    def _standing_rows(self, rows: list[Row]) -> list[Standing]:
         return [
             Standing(
                 RatingRow(r["ladder"], r["bot"], r["mu"], r["sigma"], r["rated"]),

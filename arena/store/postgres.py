@@ -269,6 +269,7 @@ class PostgresStore(Store):
         """A write transaction (BEGIN ... COMMIT, or ROLLBACK on error)."""
         with self.live().transaction():
             yield self._db
+        self.commits += 1
 
     def table_names(self) -> set[str]:
         """See ``Store.table_names`` (not the schema version's table)."""

@@ -190,6 +190,7 @@ class SqliteStore(Store):
             self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
+        self.commits += 1
 
     def close(self) -> None:
         """Close the connection (and give up every claim)."""

@@ -418,6 +418,9 @@ class LeaderboardRow(_message.Message):
     ERRORS_FIELD_NUMBER: _builtins.int
     INVALID_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
+    RANK_LOW_FIELD_NUMBER: _builtins.int
+    RANK_HIGH_FIELD_NUMBER: _builtins.int
+    P_ABOVE_NEXT_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     """1 = best, by conservative skill."""
     name: _builtins.str
@@ -444,6 +447,14 @@ class LeaderboardRow(_message.Message):
     """Malformed, illegal, stale or oversized replies."""
     status: Global___BotStatus.ValueType
     """The bot's status now."""
+    rank_low: _builtins.int
+    """The 95% rank interval: the best rank the bot may truly hold..."""
+    rank_high: _builtins.int
+    """...and the worst (posterior sampling from the ratings; docs/RATINGS.md)."""
+    p_above_next: _builtins.float
+    """Probability that this bot is better than the next row's; unset on the ladder's last
+    row.
+    """
     def __init__(
         self,
         *,
@@ -460,12 +471,17 @@ class LeaderboardRow(_message.Message):
         errors: _builtins.int = ...,
         invalid: _builtins.int = ...,
         status: Global___BotStatus.ValueType = ...,
+        rank_low: _builtins.int = ...,
+        rank_high: _builtins.int = ...,
+        p_above_next: _builtins.float | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_p_above_next", b"_p_above_next", "p_above_next", b"p_above_next"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["conservative", b"conservative", "errors", b"errors", "invalid", b"invalid", "matches", b"matches", "mean_rank", b"mean_rank", "mean_score", b"mean_score", "mu", b"mu", "name", b"name", "rank", b"rank", "sigma", b"sigma", "status", b"status", "timeouts", b"timeouts", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_p_above_next", b"_p_above_next", "conservative", b"conservative", "errors", b"errors", "invalid", b"invalid", "matches", b"matches", "mean_rank", b"mean_rank", "mean_score", b"mean_score", "mu", b"mu", "name", b"name", "p_above_next", b"p_above_next", "rank", b"rank", "rank_high", b"rank_high", "rank_low", b"rank_low", "sigma", b"sigma", "status", b"status", "timeouts", b"timeouts", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__p_above_next: _TypeAlias = _typing.Literal["p_above_next"]  # noqa: Y015
+    _WhichOneofArgType__p_above_next: _TypeAlias = _typing.Literal["_p_above_next", b"_p_above_next"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__p_above_next) -> _WhichOneofReturnType__p_above_next | None: ...
 
 Global___LeaderboardRow: _TypeAlias = LeaderboardRow  # noqa: Y015
 

@@ -136,7 +136,7 @@ def test_a_league_killed_with_sigkill_resumes_to_the_uninterrupted_result(
         (["--bot", "r1=random"], "duplicate bot name"),
         (["--bot", "gone=127.0.0.1:9"], "no bot answers at 127.0.0.1:9"),
         (["--matches", "0"], "give --matches"),
-        (["--schedule", "swiss"], "invalid choice"),
+        (["--schedule", "swiss"], "unknown schedule 'swiss'"),
         (["--name", "bad name/x"], "bad league name 'bad name/x'"),
     ],
 )

@@ -25,7 +25,7 @@ SECOND = "second"
 LADDERS = (f"{FIRST}/abluxxen/amigo/2p", f"{SECOND}/abluxxen/amigo/3p")
 ROW_KEYS = {
     "rank", "name", "conservative", "mu", "sigma", "matches", "wins", "mean_score",
-    "mean_rank", "timeouts", "errors", "invalid",
+    "mean_rank", "timeouts", "errors", "invalid", "rank_low", "rank_high", "p_above_next",
 }  # fmt: skip
 
 
@@ -88,6 +88,9 @@ def test_json_is_one_document_with_the_ladder_in_each_row(db: Path) -> None:
         assert [r["rank"] for r in ladder_rows] == list(range(1, len(ladder_rows) + 1))
     assert sum(r["matches"] for r in by_ladder[LADDERS[0]]) == 4 * 2
     assert sum(r["matches"] for r in by_ladder[LADDERS[1]]) == 3 * 3
+    for ladder_rows in by_ladder.values():  # intervals and neighbours within each ladder
+        assert all(1 <= r["rank_low"] <= r["rank_high"] <= len(ladder_rows) for r in ladder_rows)
+        assert [r["p_above_next"] is None for r in ladder_rows][-1]
 
 
 @pytest.mark.slow

@@ -115,6 +115,13 @@ def test_every_list_walks_every_row_once_in_order(history: Path) -> None:
             assert [(r.rank, r.name, r.conservative, r.matches, r.wins) for r in rows] == [
                 (r.rank, r.name, r.conservative, r.matches, r.wins) for r in board
             ]
+            # Each page's rank intervals (from a window of bots around it) are the whole
+            # leaderboard's.
+            assert [
+                (r.rank_low, r.rank_high, r.p_above_next if r.HasField("p_above_next") else None)
+                for r in rows
+            ] == [(r.rank_low, r.rank_high, r.p_above_next) for r in board]
+            assert any(r.rank_low < r.rank_high for r in rows)
             active, _ = _walk(
                 lambda r: client.GetLeaderboard(r, timeout=10),
                 arena_pb2.GetLeaderboardRequest(page_size=9),

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 from arena.referee import MatchSpec, run_match
-from arena.store.sqlite import HeldMatch
+from arena.store.rows import HeldMatch
 
 from ..config import LeagueConfig
 from ..entrants import Entrants, EntrantsError
