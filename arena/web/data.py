@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Final, TypeVar
 
-from arena.league.leaderboard import Row, standing_row
+from arena.league.intervals import RankInterval, rank_intervals
+from arena.league.leaderboard import Row, ladder_calibration, standing_row, with_interval
+from arena.league.rating import Skill
 from arena.store import Store
 from arena.store.rows import Standing, standing_key
 from arena.store.web_reads import RatingPoint, bot_history, window_seats
@@ -65,11 +67,27 @@ class LeaderPage:
     """(standing key, name, last rank) after which the next page starts."""
 
 
-def leader_rows(standings: Sequence[Standing], first_rank: int) -> list[LeaderRow]:
-    """Standings (``Store.standings``) as rows ranked from ``first_rank``."""
+def ladder_intervals(store: Store, ladder: str) -> dict[str, RankInterval]:
+    """Each bot's 95% rank interval and ``p_above_next`` on the ladder, as every
+    leaderboard shows them (arena/league/intervals.py). They need every rating of the
+    ladder (one row per bot, never its history), so pages share them (``Shared``)."""
+    ratings = store.ladder_ratings(ladder, include_retired=True)
+    found = rank_intervals(
+        tuple(r.bot for r in ratings),
+        tuple(Skill(r.mu, r.sigma) for r in ratings),
+        sharpen=ladder_calibration(store, ladder),
+    )
+    return {r.bot: interval for r, interval in zip(ratings, found, strict=True)}
+
+
+def leader_rows(
+    standings: Sequence[Standing], first_rank: int, intervals: Mapping[str, RankInterval]
+) -> list[LeaderRow]:
+    """Standings (``Store.standings``) as rows ranked from ``first_rank``, with their
+    rank intervals."""
     return [
         LeaderRow(
-            standing_row(rank, s.rating, s.stats),
+            with_interval(standing_row(rank, s.rating, s.stats), intervals),
             int(s.stats.get("forfeits", 0) or 0),
             s.status,
         )
@@ -83,15 +101,19 @@ def leader_page(
     *,
     after: tuple[float, str, int] | None = None,
     limit: int = LEADERBOARD_PAGE,
+    intervals: Mapping[str, RankInterval] | None = None,
 ) -> LeaderPage:
-    """Up to ``limit`` rows in leaderboard order after ``after`` (indexed)."""
+    """Up to ``limit`` rows in leaderboard order after ``after`` (indexed), with the
+    ladder's rank ``intervals`` (read now if not given)."""
     standings = store.standings(
         ladder, after=(after[0], after[1]) if after else None, limit=limit + 1
     )
     more = len(standings) > limit
     standings = standings[:limit]
     first = after[2] + 1 if after else 1
-    rows = leader_rows(standings, first)
+    if intervals is None:
+        intervals = ladder_intervals(store, ladder)
+    rows = leader_rows(standings, first, intervals)
     nxt = None
     if more:
         last = standings[-1].rating

@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from arena.league.intervals import RankInterval
 from arena.server.pages import PageTokenError, PageTokens, Scalar, position_of
 from arena.store import Store
 from arena.store.registry import get_bot
@@ -90,6 +91,12 @@ async def index(request: Request) -> Response:
     return HTMLResponse(await read(request, job))
 
 
+def _intervals(shared: data.Shared, store: Store, ladder: str) -> dict[str, RankInterval]:
+    """The ladder's rank intervals, shared by every page for a second (they read every
+    rating of the ladder)."""
+    return shared.get(("intervals", ladder), lambda: data.ladder_intervals(store, ladder))
+
+
 async def ladder_page(request: Request) -> Response:
     """One ladder: the leaderboard (live); the chart and the matrix follow (``charts``)."""
     ladder = _ladder(request)
@@ -97,8 +104,12 @@ async def ladder_page(request: Request) -> Response:
     after = _position(request, "leaderboard", [ladder], float, str, int)
     tokens = _tokens(request)
 
+    shared: data.Shared = request.app.state.shared
+
     def job(store: Store) -> str:
-        board = data.leader_page(store, ladder, after=after)
+        board = data.leader_page(
+            store, ladder, after=after, intervals=_intervals(shared, store, ladder)
+        )
         if not board.rows and source.ladders is None and ladder_league(store, ladder) is None:
             raise Refused(404, f"no ladder {ladder!r} here (the first page lists them)")
         nxt = tokens.make("leaderboard", [ladder], list(board.next)) if board.next else None
@@ -146,7 +157,9 @@ async def ladder_rows(request: Request) -> Response:
         return shared.get(
             ("rows", ladder),
             lambda: render(
-                "_leader_rows.html", board=data.leader_page(store, ladder), ladder=ladder
+                "_leader_rows.html",
+                board=data.leader_page(store, ladder, intervals=_intervals(shared, store, ladder)),
+                ladder=ladder,
             ),
         )
 
@@ -159,8 +172,12 @@ async def ladder_json(request: Request) -> Response:
     after = _position(request, "leaderboard", [ladder], float, str, int)
     tokens = _tokens(request)
 
+    shared: data.Shared = request.app.state.shared
+
     def job(store: Store) -> dict[str, Any]:
-        board = data.leader_page(store, ladder, after=after)
+        board = data.leader_page(
+            store, ladder, after=after, intervals=_intervals(shared, store, ladder)
+        )
         return {
             "ladder": ladder,
             "rows": [
@@ -171,6 +188,9 @@ async def ladder_json(request: Request) -> Response:
                     "sigma": r.row.sigma,
                     "low": r.low,
                     "high": r.high,
+                    "rank_low": r.row.rank_low,
+                    "rank_high": r.row.rank_high,
+                    "p_above_next": r.row.p_above_next,
                     "matches": r.row.matches,
                     "wins": r.row.wins,
                     "mean_rank": r.row.mean_rank,

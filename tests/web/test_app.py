@@ -222,3 +222,27 @@ def test_arena_serve_shows_its_own_ladder_only(tmp_path: Path) -> None:
         assert status(f"/api/replay/{LEAGUE}/000001") == 404
     finally:
         processes.kill_all()
+
+
+def test_the_leaderboard_carries_the_rank_intervals_every_leaderboard_shows(
+    db: Path, web: TestClient
+) -> None:
+    """Issue 15: the web app's leaderboard has each bot's 95% rank interval and the
+    probability it is better than the next bot down, the same as `arena ratings`."""
+    from arena.league.leaderboard import leaderboard
+
+    store = open_store(db, read_only=True)
+    try:
+        expected = {
+            r.name: (r.rank_low, r.rank_high, r.p_above_next) for r in leaderboard(store, LADDER)
+        }
+    finally:
+        store.close()
+    rows = web.get(f"/api/ladder?ladder={Q}").json()["rows"]
+    assert {r["bot"]: (r["rank_low"], r["rank_high"], r["p_above_next"]) for r in rows} == expected
+    # (A bot ranked by its conservative rating mu - 3 sigma may hold a rank outside its
+    # interval, which comes from the whole belief: no order between the two is asked.)
+    assert all(1 <= r["rank_low"] <= r["rank_high"] <= len(expected) for r in rows)
+    page = web.get(f"/ladder?ladder={Q}").text
+    first = rows[0]
+    assert f"{first['rank_low']}–{first['rank_high']}" in page
