@@ -64,6 +64,7 @@ def test_duplicate_deals_reach_each_bot_at_most_once(tmp_path: Path) -> None:
         store.close()
 
 
+@pytest.mark.slow
 def test_deal_groups_rated_as_one_rate_each_group_on_summed_scores(tmp_path: Path) -> None:
     """--rate-groups: the ratings are those of rating each deal group's bots as one
     free-for-all by summed score (and no table of a group is rated alone)."""

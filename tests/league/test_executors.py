@@ -243,6 +243,7 @@ def test_a_missing_ray_extra_is_named_with_how_to_install_it(
         make_executor(config)
 
 
+@pytest.mark.slow
 def test_an_unreachable_ray_address_fails_clearly_and_leaves_no_database(
     tmp_path: Path,
 ) -> None:

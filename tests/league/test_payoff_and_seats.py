@@ -78,6 +78,7 @@ def test_seats_report_on_a_league(db: Path) -> None:
     assert "by seat (mean ± standard error)" in text
 
 
+@pytest.mark.slow
 def test_payoff_report_on_a_league(db: Path) -> None:
     (report,) = json.loads(arena("ratings", "--db", str(db), "--payoff", "--format", "json").stdout)
     ahead = {(h["bot"], h["opponent"]): h for h in report["head_to_head"]}
@@ -90,6 +91,7 @@ def test_payoff_report_on_a_league(db: Path) -> None:
     assert "significant cycles: none" in text
 
 
+@pytest.mark.slow
 def test_reports_on_a_ladder_without_matches_say_so(db: Path, tmp_path: Path) -> None:
     run = arena("ratings", "--db", str(db), "--payoff", "--ladder", "serve/abluxxen/amigo/4p")
     assert run.returncode == 2

@@ -268,6 +268,7 @@ def test_known_filters_that_match_nothing_are_not_an_error(db: Path) -> None:
     assert run.stdout.strip() == "no matches"
 
 
+@pytest.mark.slow
 def test_matches_filters_on_a_database_without_leagues(tmp_path: Path) -> None:
     empty = tmp_path / "empty.db"
     open_store(empty).close()

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
+
 from arena.league.config import Entrant, LeagueConfig
 from arena.league.runner import run_league
 from arena.store import Store, open_store
@@ -81,6 +83,7 @@ def _faults(db: str) -> list[tuple[object, ...]]:
         store.close()
 
 
+@pytest.mark.slow
 def test_an_interrupted_matchmaking_league_resumes_to_the_same_result(
     new_db: Callable[[], str],
 ) -> None:

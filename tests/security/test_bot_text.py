@@ -64,6 +64,7 @@ def test_shown_makes_every_hidden_character_visible_and_is_idempotent() -> None:
     assert shown(cut, 10) == cut
 
 
+@pytest.mark.slow
 def test_a_fault_detail_is_recorded_as_given_and_shown_by_match_and_replay(
     tmp_path: Path,
 ) -> None:
@@ -96,6 +97,7 @@ def test_a_fault_detail_is_recorded_as_given_and_shown_by_match_and_replay(
         procs.kill_all()
 
 
+@pytest.mark.slow
 def test_a_ladder_fault_is_stored_as_given_and_shown_by_the_api_and_every_view(
     tmp_path: Path,
 ) -> None:

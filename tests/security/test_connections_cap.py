@@ -112,6 +112,7 @@ def _open(sock: socket.socket) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_at_its_connection_cap_the_arena_still_verifies_and_plays(tmp_path: Path) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < FLOOD + 200:

@@ -76,6 +76,7 @@ def _refused(address: str) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_idle_connections_are_capped_and_closed(tmp_path: Path) -> None:
     procs = Processes()
     try:
@@ -94,6 +95,7 @@ def test_idle_connections_are_capped_and_closed(tmp_path: Path) -> None:
         procs.kill_all()
 
 
+@pytest.mark.slow
 def test_a_connection_that_stays_busy_is_closed_by_age(tmp_path: Path) -> None:
     procs = Processes()
     try:

@@ -48,6 +48,7 @@ async def _settle(arena: RunningArena) -> None:
         await asyncio.sleep(0.01)
 
 
+@pytest.mark.slow
 def test_a_full_disk_pauses_the_ladder_and_loses_nothing(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

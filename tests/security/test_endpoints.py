@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 import grpc
+import pytest
 from server.support import (
     RANDOM_BOT,
     Processes,
@@ -25,6 +26,7 @@ from arena.server.config import ServeConfig
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 
+@pytest.mark.slow
 def test_a_retired_bots_endpoint_stays_with_its_owner_until_released(tmp_path: Path) -> None:
     """On a35e272 another owner could submit a retired bot's endpoint at once
     (servicer.py _endpoint_free skipped retired bots) and get that process rated under

@@ -49,6 +49,7 @@ def test_a_name_with_anything_but_ascii_letters_digits_and_dot_dash_underscore_i
     assert check_name("Champ_2.0-b") == "Champ_2.0-b"
 
 
+@pytest.mark.slow
 def test_every_place_that_takes_a_name_refuses_a_trailing_newline(tmp_path: Path) -> None:
     """On a35e272 the arena stored a bot "champ\\n", `arena token create` an owner
     "alice\\n", and a league could be named "demo\\n" (all through names.py)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import grpc
+import pytest
 from server.support import Processes, arena_cli, rpc_error, stub
 
 from arena.v1 import arena_pb2
@@ -20,6 +21,7 @@ from .reads_support import LADDER, history_db
 FOREIGN = "lg/abluxxen/amigo/4p"
 
 
+@pytest.mark.slow
 def test_only_the_arenas_own_ladder_is_served(tmp_path: Path) -> None:
     db = history_db(tmp_path / "serve.db", matches=20, bots=20, other_league=True)
     procs = Processes()

@@ -62,6 +62,7 @@ def _work(db: Path, spy: SqliteSpy) -> dict[str, int]:
     return asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_a_read_costs_the_same_however_long_the_history(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,6 +13,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
 from server.support import Processes, arena_cli, stub
 
 from arena.store import open_store
@@ -39,6 +40,7 @@ def _many_bots(path: Path) -> list[str]:
     return names
 
 
+@pytest.mark.slow
 def test_many_bots_are_listed_a_page_at_a_time(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     names = _many_bots(db)

@@ -12,11 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import grpc
+import pytest
 from server.support import Processes, auth, rpc_error, stub, token
 
 from arena.v1 import arena_pb2
 
 
+@pytest.mark.slow
 def test_an_anonymous_poller_is_held_to_the_read_rate(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     alice = token(db, "alice")

@@ -67,6 +67,7 @@ def test_serve_plays_on_worker_processes_and_survives_losing_one(tmp_path: Path)
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers[1:]), "workers stopped"
 
 
+@pytest.mark.slow
 def test_serve_refuses_an_unreachable_ray_address(tmp_path: Path) -> None:
     pytest.importorskip("ray")
     run = arena_cli(

@@ -65,6 +65,7 @@ def _walk(call: Callable[[Any], Any], request: Any, items: str) -> tuple[list[An
         request.page_token = reply.next_page_token
 
 
+@pytest.mark.slow
 def test_every_list_walks_every_row_once_in_order(history: Path) -> None:
     store = open_store(history)
     try:
