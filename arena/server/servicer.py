@@ -105,7 +105,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         self.auth = Authenticator(store, config.auth_fail_limit)
         self.reads = reads
         self.pages = PageTokens()
-        self.intervals = IntervalCache(config.ladder, store)
+        # The ladder changes with every commit of its one writer, ``store``.
+        self.intervals = IntervalCache(config.ladder, lambda _read: store.commits)
         self.read_limiter = (
             TokenBuckets(config.read_rate, config.read_burst) if config.read_rate > 0 else None
         )

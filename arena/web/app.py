@@ -32,7 +32,7 @@ from arena.server.ratelimit import TokenBuckets, peer_key
 from arena.store import Store
 
 from . import assets
-from .data import Shared
+from .data import LadderIntervals, Shared
 from .play_room import PlayRoom
 from .render import render
 from .source import WebSource
@@ -149,6 +149,7 @@ def create_app(
     app.state.live = Live(source)
     app.state.tokens = PageTokens()
     app.state.shared = Shared()
+    app.state.intervals = LadderIntervals()
     app.state.play = play
     return app
 

@@ -14,9 +14,10 @@ from typing import Any, Final, TypeVar
 from arena.league.intervals import RankInterval, rank_intervals
 from arena.league.leaderboard import Row, ladder_calibration, standing_row, with_interval
 from arena.league.rating import Skill
+from arena.server.intervals_cache import IntervalCache
 from arena.store import Store
 from arena.store.rows import Standing, standing_key
-from arena.store.web_reads import RatingPoint, bot_history, window_seats
+from arena.store.web_reads import RatingPoint, bot_history, ladder_heads, window_seats
 from arena.text import shown
 
 T = TypeVar("T")
@@ -67,10 +68,35 @@ class LeaderPage:
     """(standing key, name, last rank) after which the next page starts."""
 
 
+class LadderIntervals:
+    """Each ladder's 95% rank intervals and ``p_above_next``, as every leaderboard shows
+    them (arena/league/intervals.py), kept per ladder between reads and refreshed at most
+    every few seconds (``IntervalCache``: they cost about 1 ms per bot); a ladder's
+    version is its newest match (one index seek)."""
+
+    def __init__(self) -> None:
+        self._caches: dict[str, IntervalCache] = {}
+        self._lock = threading.Lock()
+
+    def get(self, store: Store, ladder: str) -> dict[str, RankInterval]:
+        """The ladder's intervals by bot, read with ``store`` when due."""
+        with self._lock:
+            cache = self._caches.get(ladder)
+        if cache is None:
+            cache = IntervalCache(
+                ladder,
+                lambda read: ladder_heads(read, [ladder]).get(ladder),
+                sharpen=ladder_calibration(store, ladder),
+            )
+            with self._lock:
+                if len(self._caches) > 256:  # ladder names come from requests
+                    self._caches.clear()
+                cache = self._caches.setdefault(ladder, cache)
+        return cache.by_bot(store, include_retired=True)
+
+
 def ladder_intervals(store: Store, ladder: str) -> dict[str, RankInterval]:
-    """Each bot's 95% rank interval and ``p_above_next`` on the ladder, as every
-    leaderboard shows them (arena/league/intervals.py). They need every rating of the
-    ladder (one row per bot, never its history), so pages share them (``Shared``)."""
+    """The ladder's intervals read now (what the static export shows)."""
     ratings = store.ladder_ratings(ladder, include_retired=True)
     found = rank_intervals(
         tuple(r.bot for r in ratings),

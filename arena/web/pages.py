@@ -91,10 +91,10 @@ async def index(request: Request) -> Response:
     return HTMLResponse(await read(request, job))
 
 
-def _intervals(shared: data.Shared, store: Store, ladder: str) -> dict[str, RankInterval]:
-    """The ladder's rank intervals, shared by every page for a second (they read every
-    rating of the ladder)."""
-    return shared.get(("intervals", ladder), lambda: data.ladder_intervals(store, ladder))
+def _intervals(request: Request, store: Store, ladder: str) -> dict[str, RankInterval]:
+    """The ladder's rank intervals, kept between pages (``data.LadderIntervals``)."""
+    intervals: data.LadderIntervals = request.app.state.intervals
+    return intervals.get(store, ladder)
 
 
 async def ladder_page(request: Request) -> Response:
@@ -104,11 +104,9 @@ async def ladder_page(request: Request) -> Response:
     after = _position(request, "leaderboard", [ladder], float, str, int)
     tokens = _tokens(request)
 
-    shared: data.Shared = request.app.state.shared
-
     def job(store: Store) -> str:
         board = data.leader_page(
-            store, ladder, after=after, intervals=_intervals(shared, store, ladder)
+            store, ladder, after=after, intervals=_intervals(request, store, ladder)
         )
         if not board.rows and source.ladders is None and ladder_league(store, ladder) is None:
             raise Refused(404, f"no ladder {ladder!r} here (the first page lists them)")
@@ -158,7 +156,7 @@ async def ladder_rows(request: Request) -> Response:
             ("rows", ladder),
             lambda: render(
                 "_leader_rows.html",
-                board=data.leader_page(store, ladder, intervals=_intervals(shared, store, ladder)),
+                board=data.leader_page(store, ladder, intervals=_intervals(request, store, ladder)),
                 ladder=ladder,
             ),
         )
@@ -172,11 +170,9 @@ async def ladder_json(request: Request) -> Response:
     after = _position(request, "leaderboard", [ladder], float, str, int)
     tokens = _tokens(request)
 
-    shared: data.Shared = request.app.state.shared
-
     def job(store: Store) -> dict[str, Any]:
         board = data.leader_page(
-            store, ladder, after=after, intervals=_intervals(shared, store, ladder)
+            store, ladder, after=after, intervals=_intervals(request, store, ladder)
         )
         return {
             "ladder": ladder,
