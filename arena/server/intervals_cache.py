@@ -8,13 +8,15 @@ matches a second) would spend a core on them, holding the GIL the referee's even
 needs. So the intervals last computed are kept with the ladder's version (for ``arena
 serve``, its writer's commit count ``Store.commits``; for ``arena web``, the ladder's
 newest match): a read after no change costs a lookup; a read after a change gets the
-kept intervals while they are younger than ``refresh_s``, and otherwise recomputes them
-(one reader at a time, on a read thread; the others keep getting the kept ones
-meanwhile). Intervals move slowly; a few seconds of staleness is not visible.
+kept intervals while they are younger than ``refresh_s``, and otherwise still gets them
+while a background thread computes the new ones on a read connection of its own (one
+at a time), so no read waits for the draws but the very first. Intervals move slowly; a
+few seconds of staleness is not visible.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -26,8 +28,14 @@ from arena.league.leaderboard import DEFAULT_SCHEDULE
 from arena.league.rating import Skill
 from arena.store import Store
 
+log = logging.getLogger(__name__)
+
 REFRESH_S: Final = 10.0
 """Kept intervals of a changed ladder serve this long before they are computed again."""
+
+
+def _in_a_thread(work: Callable[[], None]) -> None:
+    threading.Thread(target=work, name="arena-intervals", daemon=True).start()
 
 
 @dataclass
@@ -46,34 +54,63 @@ class IntervalCache:
     """The ladder's version as ``store`` reads it (changes whenever a rating may have)."""
     sharpen: float = calibration(DEFAULT_SCHEDULE)
     """The calibration of the ladder's schedule (``intervals.calibration``)."""
+    open_reader: Callable[[], Store] | None = None
+    """A read connection of the cache's own, for refreshing in the background (None:
+    the read that finds them due computes them, and waits)."""
     refresh_s: float = REFRESH_S
     clock: Callable[[], float] = time.monotonic
+    background: Callable[[Callable[[], None]], None] = _in_a_thread
+    """Runs a refresh (a thread; tests run it at once)."""
     _kept: dict[bool, _Kept] = field(default_factory=dict)
     _computing: set[bool] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def by_bot(self, store: Store, include_retired: bool) -> dict[str, RankInterval]:
-        """Each bot's rank interval on the leaderboard with (or without) retired bots,
-        read with ``store`` (a read connection) when they are due."""
+        """Each bot's rank interval on the leaderboard with (or without) retired bots:
+        the kept ones, computed with ``store`` (a read connection) the first time."""
         version = self.version(store)  # read before the ratings: never newer than them
         now = self.clock()
         with self._lock:
             kept = self._kept.get(include_retired)
-            fresh = kept is not None and (kept.version == version or now - kept.at < self.refresh_s)
-            if kept is not None and (fresh or include_retired in self._computing):
-                return kept.intervals
+            if kept is not None:
+                due = kept.version != version and now - kept.at >= self.refresh_s
+                if not due or include_retired in self._computing:
+                    return kept.intervals
             self._computing.add(include_retired)
+        if kept is not None and self.open_reader is not None:
+            self.background(lambda: self._refresh(include_retired))
+            return kept.intervals
         try:
-            ratings = store.ladder_ratings(self.ladder, include_retired=include_retired)
-            found = rank_intervals(
-                tuple(r.bot for r in ratings),
-                tuple(Skill(r.mu, r.sigma) for r in ratings),
-                sharpen=self.sharpen,
-            )
-            intervals = {r.bot: interval for r, interval in zip(ratings, found, strict=True)}
-            with self._lock:
-                self._kept[include_retired] = _Kept(version, now, intervals)
-            return intervals
+            return self._compute(store, include_retired, version, now)
         finally:
             with self._lock:
                 self._computing.discard(include_retired)
+
+    def _refresh(self, include_retired: bool) -> None:
+        """Compute the intervals again on a connection of the cache's own."""
+        assert self.open_reader is not None
+        try:
+            store = self.open_reader()
+            try:
+                self._compute(store, include_retired, self.version(store), self.clock())
+            finally:
+                store.close()
+        except Exception:  # the kept intervals serve on; the next due read tries again
+            log.exception("rank intervals of %s could not be refreshed", self.ladder)
+        finally:
+            with self._lock:
+                self._computing.discard(include_retired)
+
+    def _compute(
+        self, store: Store, include_retired: bool, version: Hashable, now: float
+    ) -> dict[str, RankInterval]:
+        ratings = store.ladder_ratings(self.ladder, include_retired=include_retired)
+        found = rank_intervals(
+            tuple(r.bot for r in ratings),
+            tuple(Skill(r.mu, r.sigma) for r in ratings),
+            sharpen=self.sharpen,
+        )
+        intervals = {r.bot: interval for r, interval in zip(ratings, found, strict=True)}
+        with self._lock:
+            self._kept[include_retired] = _Kept(version, now, intervals)
+        return intervals

@@ -36,7 +36,7 @@ from arena.names import BadNameError, check_name
 from arena.referee.channels import EndpointError, parse_bot_endpoint
 from arena.referee.record import RecordError, decode_record
 from arena.referee.replay import replay_lines
-from arena.store import Store
+from arena.store import Store, open_store
 from arena.store.registry import (
     BotEntry,
     BotStatus,
@@ -106,7 +106,11 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         self.reads = reads
         self.pages = PageTokens()
         # The ladder changes with every commit of its one writer, ``store``.
-        self.intervals = IntervalCache(config.ladder, lambda _read: store.commits)
+        self.intervals = IntervalCache(
+            config.ladder,
+            lambda _read: store.commits,
+            open_reader=lambda: open_store(reads.db, read_only=True),
+        )
         self.read_limiter = (
             TokenBuckets(config.read_rate, config.read_burst) if config.read_rate > 0 else None
         )

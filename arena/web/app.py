@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from arena.server.pages import PageTokens
 from arena.server.ratelimit import TokenBuckets, peer_key
-from arena.store import Store
+from arena.store import Store, open_store
 
 from . import assets
 from .data import LadderIntervals, Shared
@@ -149,7 +149,7 @@ def create_app(
     app.state.live = Live(source)
     app.state.tokens = PageTokens()
     app.state.shared = Shared()
-    app.state.intervals = LadderIntervals()
+    app.state.intervals = LadderIntervals(lambda: open_store(source.reads.db, read_only=True))
     app.state.play = play
     return app
 

@@ -74,7 +74,9 @@ class LadderIntervals:
     every few seconds (``IntervalCache``: they cost about 1 ms per bot); a ladder's
     version is its newest match (one index seek)."""
 
-    def __init__(self) -> None:
+    def __init__(self, open_reader: Callable[[], Store] | None = None) -> None:
+        self._open_reader = open_reader
+        """A read connection of the caches' own, to refresh them in the background."""
         self._caches: dict[str, IntervalCache] = {}
         self._lock = threading.Lock()
 
@@ -87,6 +89,7 @@ class LadderIntervals:
                 ladder,
                 lambda read: ladder_heads(read, [ladder]).get(ladder),
                 sharpen=ladder_calibration(store, ladder),
+                open_reader=self._open_reader,
             )
             with self._lock:
                 if len(self._caches) > 256:  # ladder names come from requests

@@ -1,9 +1,11 @@
 """The live ladder's rank intervals are kept between reads: recomputed after a change
 only once the kept ones are ``refresh_s`` old (they cost about 1 ms per bot, on the
-GIL the referee's loop needs), never on a read after no change. On a fake clock."""
+GIL the referee's loop needs), never on a read after no change, and then in the
+background while reads get the kept ones. On a fake clock."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from arena.server.intervals_cache import IntervalCache
@@ -16,7 +18,15 @@ def test_intervals_are_kept_until_the_ladder_changes_and_they_are_due(tmp_path: 
     db = tmp_path / "arena.db"
     history(db, matches=30)
     version, now = [0], [100.0]
-    cache = IntervalCache(LADDER, lambda _store: version[0], refresh_s=10.0, clock=lambda: now[0])
+    refreshes: list[Callable[[], None]] = []
+    cache = IntervalCache(
+        LADDER,
+        lambda _store: version[0],
+        open_reader=lambda: open_store(db, read_only=True),
+        refresh_s=10.0,
+        clock=lambda: now[0],
+        background=refreshes.append,  # run by hand below, as the thread would
+    )
     store = open_store(db, read_only=True)
     try:
         first = cache.by_bot(store, include_retired=True)
@@ -24,13 +34,20 @@ def test_intervals_are_kept_until_the_ladder_changes_and_they_are_due(tmp_path: 
         assert all(1 <= i.rank_low <= i.rank_high for i in first.values())
         now[0] += 60.0
         assert cache.by_bot(store, include_retired=True) is first  # no change: kept
-        version[0] += 1  # a change 60 s after they were computed: computed at once
+        version[0] += 1  # a change 60 s after they were computed: due at once...
+        assert cache.by_bot(store, include_retired=True) is first  # ...the kept ones meanwhile
+        assert len(refreshes) == 1
+        assert cache.by_bot(store, include_retired=True) is first  # one refresh at a time
+        assert len(refreshes) == 1
+        refreshes.pop()()
         second = cache.by_bot(store, include_retired=True)
         assert second is not first
         version[0] += 1
         now[0] += 5.0
         assert cache.by_bot(store, include_retired=True) is second  # changed, not yet due
         now[0] += 5.0
+        assert cache.by_bot(store, include_retired=True) is second
+        refreshes.pop()()
         again = cache.by_bot(store, include_retired=True)
         assert again is not second
         assert again == first  # the same ratings, the same (seeded) intervals
