@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""How strong is the ISMCTS policy? One ismcts seat against three greedy seats.
+
+4-player tables of the default preset (amigo), engine only (no referee, no gRPC): match i
+is dealt from seed ``--seed + i`` and the ismcts seat is ``i % 4``, so every budget
+plays the same deals from every seat equally often. Greedy itself in that seat is the
+control: it should win a quarter and rank 2.5 on average. Matches run in ``--processes``
+worker processes (run it under ``nice -n 10`` on a shared machine).
+
+Per budget it prints the win share (a first place shared by k seats counts 1/k), the
+average rank, each with its standard error over matches, and the search time per
+decision (decisions with one legal action are not searched and not counted).
+Last line JSON: {"budgets": [{"iterations", "matches", "win_share", "win_share_se",
+"avg_rank", "avg_rank_se", "ms_per_decision", "max_ms_per_decision"}, ...], ...}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from arena import native  # noqa: E402
+from arena.games import abluxxen as ab  # noqa: E402
+from arena.games.abluxxen.greedy import GreedyPolicy  # noqa: E402
+from arena.games.abluxxen.ismcts import DEFAULT_ROLLOUT_TURNS, IsmctsPolicy  # noqa: E402
+from arena.policies import Policy  # noqa: E402
+
+PLAYERS = 4
+CONTROL = 0
+"""The budget that stands for greedy itself in the measured seat."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One match, from the measured seat's side."""
+
+    win: float
+    rank: int
+    searched: int
+    search_s: float
+    max_search_s: float
+
+
+def play(task: tuple[int, int, int, int]) -> Outcome:
+    """Match ``index`` with the measured seat playing ismcts at ``iterations`` (or greedy)."""
+    iterations, index, seed, rollout_turns = task
+    seat = index % PLAYERS
+    policies: list[Policy] = [GreedyPolicy(seed * 10 + s) for s in range(PLAYERS)]
+    if iterations != CONTROL:
+        policies[seat] = IsmctsPolicy(
+            seed * 10 + seat, iterations=iterations, rollout_turns=rollout_turns
+        )
+    state = ab.new_game(ab.make_config(PLAYERS, "amigo"), random.Random(seed + index))
+    searched = 0
+    search_s = max_s = 0.0
+    while not state.is_over:
+        deciding = state.deciding
+        obs = ab.observe(state, deciding)
+        if deciding == seat and len(obs.legal) > 1:
+            started = time.perf_counter()
+            action = policies[deciding].choose(obs)
+            took = time.perf_counter() - started
+            searched += 1
+            search_s += took
+            max_s = max(max_s, took)
+        else:
+            action = policies[deciding].choose(obs)
+        ab.apply_unchecked(state, action)
+    assert state.result is not None
+    ranks = state.result.ranks
+    win = 1.0 / ranks.count(1) if ranks[seat] == 1 else 0.0
+    return Outcome(win, ranks[seat], searched, search_s, max_s)
+
+
+def mean_se(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and its standard error."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("nan")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def summary(iterations: int, outcomes: list[Outcome], seconds: float) -> dict[str, object]:
+    """The figures of one budget."""
+    win, win_se = mean_se([o.win for o in outcomes])
+    rank, rank_se = mean_se([float(o.rank) for o in outcomes])
+    searched = sum(o.searched for o in outcomes)
+    return {
+        "iterations": iterations,
+        "policy": "greedy" if iterations == CONTROL else "ismcts",
+        "matches": len(outcomes),
+        "win_share": round(win, 4),
+        "win_share_se": round(win_se, 4),
+        "avg_rank": round(rank, 3),
+        "avg_rank_se": round(rank_se, 3),
+        "searched_decisions": searched,
+        "ms_per_decision": round(1000 * sum(o.search_s for o in outcomes) / max(1, searched), 2),
+        "max_ms_per_decision": round(1000 * max(o.max_search_s for o in outcomes), 1),
+        "wall_s": round(seconds, 1),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--budgets",
+        default="0,50,200,800",
+        help="iterations per decision, comma-separated; 0 = greedy itself (default 0,50,200,800)",
+    )
+    parser.add_argument("--matches", type=int, default=500, help="matches per budget (500)")
+    parser.add_argument("--seed", type=int, default=1, help="first deal seed (1)")
+    parser.add_argument("--processes", type=int, default=2, help="worker processes (2)")
+    parser.add_argument(
+        "--rollout-turns",
+        type=int,
+        default=DEFAULT_ROLLOUT_TURNS,
+        help=f"playout length in turns ({DEFAULT_ROLLOUT_TURNS})",
+    )
+    args = parser.parse_args(argv)
+    budgets = [int(b) for b in args.budgets.split(",")]
+    results = []
+    with multiprocessing.Pool(args.processes) as pool:
+        for iterations in budgets:
+            tasks = [(iterations, i, args.seed, args.rollout_turns) for i in range(args.matches)]
+            started = time.perf_counter()
+            outcomes = pool.map(play, tasks, chunksize=1)
+            result = summary(iterations, outcomes, time.perf_counter() - started)
+            results.append(result)
+            print(
+                f"{result['policy']:>6} {iterations:>5} it: {result['matches']} matches, "
+                f"win share {result['win_share']:.3f} ± {result['win_share_se']:.3f}, "
+                f"avg rank {result['avg_rank']:.2f} ± {result['avg_rank_se']:.2f}, "
+                f"{result['ms_per_decision']} ms/decision (max {result['max_ms_per_decision']}), "
+                f"{result['wall_s']} s",
+                flush=True,
+            )
+    print(
+        json.dumps(
+            {
+                "budgets": results,
+                "players": PLAYERS,
+                "preset": "amigo",
+                "rollout_turns": args.rollout_turns,
+                "processes": args.processes,
+                "compiled": native.compiled(),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
