@@ -26,6 +26,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -33,7 +34,12 @@ sys.path.insert(0, str(ROOT))
 from arena import native  # noqa: E402
 from arena.games import abluxxen as ab  # noqa: E402
 from arena.games.abluxxen.greedy import GreedyPolicy  # noqa: E402
-from arena.games.abluxxen.ismcts import DEFAULT_ROLLOUT_TURNS, IsmctsPolicy  # noqa: E402
+from arena.games.abluxxen.ismcts import (  # noqa: E402
+    DEFAULT_ROLLOUT_TURNS,
+    EXPLORATION,
+    WIDENING,
+    IsmctsPolicy,
+)
 from arena.policies import Policy  # noqa: E402
 
 PLAYERS = 4
@@ -52,15 +58,17 @@ class Outcome:
     max_search_s: float
 
 
-def play(task: tuple[int, int, int, int]) -> Outcome:
+Task = tuple[int, int, int, dict[str, Any]]
+"""(iterations, match index, first seed, IsmctsPolicy keyword arguments)."""
+
+
+def play(task: Task) -> Outcome:
     """Match ``index`` with the measured seat playing ismcts at ``iterations`` (or greedy)."""
-    iterations, index, seed, rollout_turns = task
+    iterations, index, seed, settings = task
     seat = index % PLAYERS
     policies: list[Policy] = [GreedyPolicy(seed * 10 + s) for s in range(PLAYERS)]
     if iterations != CONTROL:
-        policies[seat] = IsmctsPolicy(
-            seed * 10 + seat, iterations=iterations, rollout_turns=rollout_turns
-        )
+        policies[seat] = IsmctsPolicy(seed * 10 + seat, iterations=iterations, **settings)
     state = ab.new_game(ab.make_config(PLAYERS, "amigo"), random.Random(seed + index))
     searched = 0
     search_s = max_s = 0.0
@@ -129,12 +137,29 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=DEFAULT_ROLLOUT_TURNS,
         help=f"playout length in turns ({DEFAULT_ROLLOUT_TURNS})",
     )
+    parser.add_argument(
+        "--exploration", type=float, default=EXPLORATION, help=f"UCB1 constant ({EXPLORATION})"
+    )
+    parser.add_argument(
+        "--widening", type=float, default=WIDENING, help=f"progressive widening ({WIDENING})"
+    )
+    parser.add_argument(
+        "--tree-opponents",
+        action="store_true",
+        help="give the other seats tree nodes instead of modelling them by greedy",
+    )
     args = parser.parse_args(argv)
+    settings: dict[str, Any] = {
+        "rollout_turns": args.rollout_turns,
+        "exploration": args.exploration,
+        "widening": args.widening,
+        "model_opponents": not args.tree_opponents,
+    }
     budgets = [int(b) for b in args.budgets.split(",")]
     results = []
     with multiprocessing.Pool(args.processes) as pool:
         for iterations in budgets:
-            tasks = [(iterations, i, args.seed, args.rollout_turns) for i in range(args.matches)]
+            tasks = [(iterations, i, args.seed, settings) for i in range(args.matches)]
             started = time.perf_counter()
             outcomes = pool.map(play, tasks, chunksize=1)
             result = summary(iterations, outcomes, time.perf_counter() - started)
@@ -153,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 "budgets": results,
                 "players": PLAYERS,
                 "preset": "amigo",
-                "rollout_turns": args.rollout_turns,
+                "settings": settings,
                 "processes": args.processes,
                 "compiled": native.compiled(),
             }
