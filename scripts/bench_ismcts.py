@@ -9,9 +9,12 @@ worker processes (run it under ``nice -n 10`` on a shared machine).
 
 Per budget it prints the win share (a first place shared by k seats counts 1/k), the
 average rank, each with its standard error over matches, and the search time per
-decision (decisions with one legal action are not searched and not counted).
+decision, wall and CPU (decisions with one legal action are not searched and not
+counted). ``--max-minutes`` stops a run early and reports the matches that finished;
+the budgets are interleaved, so each has played about as many.
 Last line JSON: {"budgets": [{"iterations", "matches", "win_share", "win_share_se",
-"avg_rank", "avg_rank_se", "ms_per_decision", "max_ms_per_decision"}, ...], ...}.
+"avg_rank", "avg_rank_se", "ms_per_decision", "max_ms_per_decision",
+"cpu_ms_per_decision"}, ...], "stopped_early", ...}.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class Outcome:
     searched: int
     search_s: float
     max_search_s: float
+    cpu_s: float
 
 
 Task = tuple[int, int, int, dict[str, Any]]
@@ -71,14 +75,16 @@ def play(task: Task) -> Outcome:
         policies[seat] = IsmctsPolicy(seed * 10 + seat, iterations=iterations, **settings)
     state = ab.new_game(ab.make_config(PLAYERS, "amigo"), random.Random(seed + index))
     searched = 0
-    search_s = max_s = 0.0
+    search_s = max_s = cpu_s = 0.0
     while not state.is_over:
         deciding = state.deciding
         obs = ab.observe(state, deciding)
         if deciding == seat and len(obs.legal) > 1:
             started = time.perf_counter()
+            cpu_started = time.process_time()
             action = policies[deciding].choose(obs)
             took = time.perf_counter() - started
+            cpu_s += time.process_time() - cpu_started
             searched += 1
             search_s += took
             max_s = max(max_s, took)
@@ -88,7 +94,7 @@ def play(task: Task) -> Outcome:
     assert state.result is not None
     ranks = state.result.ranks
     win = 1.0 / ranks.count(1) if ranks[seat] == 1 else 0.0
-    return Outcome(win, ranks[seat], searched, search_s, max_s)
+    return Outcome(win, ranks[seat], searched, search_s, max_s, cpu_s)
 
 
 def mean_se(values: Sequence[float]) -> tuple[float, float]:
@@ -101,7 +107,7 @@ def mean_se(values: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
-def summary(iterations: int, outcomes: list[Outcome], seconds: float) -> dict[str, object]:
+def summary(iterations: int, outcomes: list[Outcome]) -> dict[str, object]:
     """The figures of one budget."""
     win, win_se = mean_se([o.win for o in outcomes])
     rank, rank_se = mean_se([float(o.rank) for o in outcomes])
@@ -117,7 +123,7 @@ def summary(iterations: int, outcomes: list[Outcome], seconds: float) -> dict[st
         "searched_decisions": searched,
         "ms_per_decision": round(1000 * sum(o.search_s for o in outcomes) / max(1, searched), 2),
         "max_ms_per_decision": round(1000 * max(o.max_search_s for o in outcomes), 1),
-        "wall_s": round(seconds, 1),
+        "cpu_ms_per_decision": round(1000 * sum(o.cpu_s for o in outcomes) / max(1, searched), 2),
     }
 
 
@@ -131,6 +137,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=500, help="matches per budget (500)")
     parser.add_argument("--seed", type=int, default=1, help="first deal seed (1)")
     parser.add_argument("--processes", type=int, default=2, help="worker processes (2)")
+    parser.add_argument(
+        "--max-minutes",
+        type=float,
+        default=0.0,
+        help="stop after this long and report the matches finished (default 0: no limit)",
+    )
     parser.add_argument(
         "--rollout-turns",
         type=int,
@@ -156,22 +168,36 @@ def main(argv: Sequence[str] | None = None) -> None:
         "model_opponents": not args.tree_opponents,
     }
     budgets = [int(b) for b in args.budgets.split(",")]
+    # Interleaved (match 0 at every budget, then match 1, ...): whenever the run stops,
+    # every budget has played about as many matches, on the same deals.
+    tasks = [(b, i, args.seed, settings) for i in range(args.matches) for b in budgets]
+    outcomes: dict[int, list[Outcome]] = {b: [] for b in budgets}
+    started = time.perf_counter()
+    stopped_early = False
+    pool = multiprocessing.Pool(args.processes)
+    try:
+        for task, outcome in zip(tasks, pool.imap(play, tasks, chunksize=1), strict=False):
+            outcomes[task[0]].append(outcome)
+            if args.max_minutes and time.perf_counter() - started > 60 * args.max_minutes:
+                stopped_early = True
+                break
+    finally:
+        pool.terminate()
+        pool.join()
+    seconds = time.perf_counter() - started
     results = []
-    with multiprocessing.Pool(args.processes) as pool:
-        for iterations in budgets:
-            tasks = [(iterations, i, args.seed, settings) for i in range(args.matches)]
-            started = time.perf_counter()
-            outcomes = pool.map(play, tasks, chunksize=1)
-            result = summary(iterations, outcomes, time.perf_counter() - started)
-            results.append(result)
-            print(
-                f"{result['policy']:>6} {iterations:>5} it: {result['matches']} matches, "
-                f"win share {result['win_share']:.3f} ± {result['win_share_se']:.3f}, "
-                f"avg rank {result['avg_rank']:.2f} ± {result['avg_rank_se']:.2f}, "
-                f"{result['ms_per_decision']} ms/decision (max {result['max_ms_per_decision']}), "
-                f"{result['wall_s']} s",
-                flush=True,
-            )
+    for iterations in budgets:
+        if not outcomes[iterations]:
+            continue
+        result = summary(iterations, outcomes[iterations])
+        results.append(result)
+        print(
+            f"{result['policy']:>6} {iterations:>5} it: {result['matches']} matches, "
+            f"win share {result['win_share']:.3f} ± {result['win_share_se']:.3f}, "
+            f"avg rank {result['avg_rank']:.2f} ± {result['avg_rank_se']:.2f}, "
+            f"{result['ms_per_decision']} ms/decision (max {result['max_ms_per_decision']})",
+            flush=True,
+        )
     print(
         json.dumps(
             {
@@ -180,6 +206,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 "preset": "amigo",
                 "settings": settings,
                 "processes": args.processes,
+                "wall_s": round(seconds, 1),
+                "stopped_early": stopped_early,
                 "compiled": native.compiled(),
             }
         )
