@@ -131,8 +131,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--budgets",
-        default="0,50,200,800",
-        help="iterations per decision, comma-separated; 0 = greedy itself (default 0,50,200,800)",
+        default="0,50,100,200",
+        help="iterations per decision, comma-separated; 0 = greedy itself (default 0,50,100,200)",
     )
     parser.add_argument("--matches", type=int, default=500, help="matches per budget (500)")
     parser.add_argument("--seed", type=int, default=1, help="first deal seed (1)")
