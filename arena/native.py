@@ -34,6 +34,9 @@ PACKAGES: Final = {
         "cards.py",
         "engine.py",
         "events.py",
+        # The search bot and its guide: their playouts are most of a decision's cost.
+        "greedy.py",
+        "ismcts.py",
         "observation.py",
         # Not options.py: its dataclasses check their fields' types themselves, with
         # clear errors, which a compiled __init__ would pre-empt; and it is not hot.

@@ -28,9 +28,17 @@ async def hello_and_game(port: int) -> tuple[bot_pb2.HelloReply, int]:
 
 def test_the_sample_bots_are_found() -> None:
     assert {"sample_bots/random_bot.py", "sample_bots/greedy_bot.py"} <= set(PYTHON_BOTS)
+    assert set(PYTHON_BOTS) >= SEARCH_BOTS
 
 
-@pytest.mark.parametrize("script", PYTHON_BOTS)
+SEARCH_BOTS = {"sample_bots/ismcts_bot.py"}
+"""Bots that think for up to most of a second per decision: a whole game is a slow test."""
+
+
+@pytest.mark.parametrize(
+    "script",
+    [pytest.param(p, marks=pytest.mark.slow) if p in SEARCH_BOTS else p for p in PYTHON_BOTS],
+)
 def test_python_sample_bot(script: str) -> None:
     with bot_process(python_bot(script)) as bot:
         assert bot.line == f"arena-bot listening on 127.0.0.1:{bot.port}"

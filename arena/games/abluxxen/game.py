@@ -24,6 +24,7 @@ from .board import BOARD
 from .cards import JOKER, NUM_CARDS, VALUE_OF
 from .engine import apply, apply_unchecked, new_game, new_game_from_decks, shuffle_decks
 from .greedy import GreedyPolicy
+from .ismcts import IsmctsPolicy
 from .observation import Observation, observe
 from .options import DEFAULT_PRESET, PRESETS, GameConfig, make_config
 from .replay_text import replay_lines
@@ -99,7 +100,8 @@ class AbluxxenWire(GameWire[GameConfig, Observation, Action]):
 
 
 def _policies() -> dict[str, PolicyFactory]:
-    return {"random": RandomPolicy, "greedy": GreedyPolicy}
+    # ismcts in process: its iteration budget only (no time limit), so leagues replay.
+    return {"random": RandomPolicy, "greedy": GreedyPolicy, "ismcts": IsmctsPolicy}
 
 
 _KINDS: Final = tuple(DecisionKind)

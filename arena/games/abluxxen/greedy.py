@@ -70,6 +70,15 @@ class GreedyPolicy:
         return best[0] if len(best) == 1 else self._rng.choice(best)
 
 
+def ranked(obs: Observation) -> list[Action]:
+    """The legal actions, best first by the same scores ``GreedyPolicy`` uses (ties in
+    canonical order): search bots expand moves in this order."""
+    scorer = _Scorer(obs)
+    scored = [(-scorer.score(action), index) for index, action in enumerate(obs.legal)]
+    scored.sort()
+    return [obs.legal[index] for _, index in scored]
+
+
 class _Scorer:
     """Scores the actions of one observation; caches what every action needs."""
 

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""How strong is the ISMCTS policy? One ismcts seat against three greedy seats.
+
+4-player tables of the default preset (amigo), engine only (no referee, no gRPC): match i
+is dealt from seed ``--seed + i`` and the ismcts seat is ``i % 4``, so every budget
+plays the same deals from every seat equally often. Greedy itself in that seat is the
+control: it should win a quarter and rank 2.5 on average. Matches run in ``--processes``
+worker processes (run it under ``nice -n 10`` on a shared machine).
+
+Per budget it prints the win share (a first place shared by k seats counts 1/k), the
+average rank, each with its standard error over matches, and the search time per
+decision, wall and CPU (decisions with one legal action are not searched and not
+counted). ``--max-minutes`` stops a run early and reports the matches that finished;
+the budgets are interleaved, so each has played about as many.
+Last line JSON: {"budgets": [{"iterations", "matches", "win_share", "win_share_se",
+"avg_rank", "avg_rank_se", "ms_per_decision", "max_ms_per_decision",
+"cpu_ms_per_decision"}, ...], "stopped_early", ...}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from arena import native  # noqa: E402
+from arena.games import abluxxen as ab  # noqa: E402
+from arena.games.abluxxen.greedy import GreedyPolicy  # noqa: E402
+from arena.games.abluxxen.ismcts import (  # noqa: E402
+    DEFAULT_ROLLOUT_TURNS,
+    EXPLORATION,
+    WIDENING,
+    IsmctsPolicy,
+)
+from arena.policies import Policy  # noqa: E402
+
+PLAYERS = 4
+CONTROL = 0
+"""The budget that stands for greedy itself in the measured seat."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One match, from the measured seat's side."""
+
+    win: float
+    rank: int
+    searched: int
+    search_s: float
+    max_search_s: float
+    cpu_s: float
+
+
+Task = tuple[int, int, int, dict[str, Any]]
+"""(iterations, match index, first seed, IsmctsPolicy keyword arguments)."""
+
+
+def play(task: Task) -> Outcome:
+    """Match ``index`` with the measured seat playing ismcts at ``iterations`` (or greedy)."""
+    iterations, index, seed, settings = task
+    seat = index % PLAYERS
+    policies: list[Policy] = [GreedyPolicy(seed * 10 + s) for s in range(PLAYERS)]
+    if iterations != CONTROL:
+        policies[seat] = IsmctsPolicy(seed * 10 + seat, iterations=iterations, **settings)
+    state = ab.new_game(ab.make_config(PLAYERS, "amigo"), random.Random(seed + index))
+    searched = 0
+    search_s = max_s = cpu_s = 0.0
+    while not state.is_over:
+        deciding = state.deciding
+        obs = ab.observe(state, deciding)
+        if deciding == seat and len(obs.legal) > 1:
+            started = time.perf_counter()
+            cpu_started = time.process_time()
+            action = policies[deciding].choose(obs)
+            took = time.perf_counter() - started
+            cpu_s += time.process_time() - cpu_started
+            searched += 1
+            search_s += took
+            max_s = max(max_s, took)
+        else:
+            action = policies[deciding].choose(obs)
+        ab.apply_unchecked(state, action)
+    assert state.result is not None
+    ranks = state.result.ranks
+    win = 1.0 / ranks.count(1) if ranks[seat] == 1 else 0.0
+    return Outcome(win, ranks[seat], searched, search_s, max_s, cpu_s)
+
+
+def mean_se(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and its standard error."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("nan")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def summary(iterations: int, outcomes: list[Outcome]) -> dict[str, object]:
+    """The figures of one budget."""
+    win, win_se = mean_se([o.win for o in outcomes])
+    rank, rank_se = mean_se([float(o.rank) for o in outcomes])
+    searched = sum(o.searched for o in outcomes)
+    return {
+        "iterations": iterations,
+        "policy": "greedy" if iterations == CONTROL else "ismcts",
+        "matches": len(outcomes),
+        "win_share": round(win, 4),
+        "win_share_se": round(win_se, 4),
+        "avg_rank": round(rank, 3),
+        "avg_rank_se": round(rank_se, 3),
+        "searched_decisions": searched,
+        "ms_per_decision": round(1000 * sum(o.search_s for o in outcomes) / max(1, searched), 2),
+        "max_ms_per_decision": round(1000 * max(o.max_search_s for o in outcomes), 1),
+        "cpu_ms_per_decision": round(1000 * sum(o.cpu_s for o in outcomes) / max(1, searched), 2),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--budgets",
+        default="0,50,100,200",
+        help="iterations per decision, comma-separated; 0 = greedy itself (default 0,50,100,200)",
+    )
+    parser.add_argument("--matches", type=int, default=500, help="matches per budget (500)")
+    parser.add_argument("--seed", type=int, default=1, help="first deal seed (1)")
+    parser.add_argument("--processes", type=int, default=2, help="worker processes (2)")
+    parser.add_argument(
+        "--max-minutes",
+        type=float,
+        default=0.0,
+        help="stop after this long and report the matches finished (default 0: no limit)",
+    )
+    parser.add_argument(
+        "--rollout-turns",
+        type=int,
+        default=DEFAULT_ROLLOUT_TURNS,
+        help=f"playout length in turns ({DEFAULT_ROLLOUT_TURNS})",
+    )
+    parser.add_argument(
+        "--exploration", type=float, default=EXPLORATION, help=f"UCB1 constant ({EXPLORATION})"
+    )
+    parser.add_argument(
+        "--widening", type=float, default=WIDENING, help=f"progressive widening ({WIDENING})"
+    )
+    parser.add_argument(
+        "--tree-opponents",
+        action="store_true",
+        help="give the other seats tree nodes instead of modelling them by greedy",
+    )
+    args = parser.parse_args(argv)
+    settings: dict[str, Any] = {
+        "rollout_turns": args.rollout_turns,
+        "exploration": args.exploration,
+        "widening": args.widening,
+        "model_opponents": not args.tree_opponents,
+    }
+    budgets = [int(b) for b in args.budgets.split(",")]
+    # Interleaved (match 0 at every budget, then match 1, ...): whenever the run stops,
+    # every budget has played about as many matches, on the same deals.
+    tasks = [(b, i, args.seed, settings) for i in range(args.matches) for b in budgets]
+    outcomes: dict[int, list[Outcome]] = {b: [] for b in budgets}
+    started = time.perf_counter()
+    stopped_early = False
+    pool = multiprocessing.Pool(args.processes)
+    try:
+        for task, outcome in zip(tasks, pool.imap(play, tasks, chunksize=1), strict=False):
+            outcomes[task[0]].append(outcome)
+            if args.max_minutes and time.perf_counter() - started > 60 * args.max_minutes:
+                stopped_early = True
+                break
+    finally:
+        pool.terminate()
+        pool.join()
+    seconds = time.perf_counter() - started
+    results = []
+    for iterations in budgets:
+        if not outcomes[iterations]:
+            continue
+        result = summary(iterations, outcomes[iterations])
+        results.append(result)
+        print(
+            f"{result['policy']:>6} {iterations:>5} it: {result['matches']} matches, "
+            f"win share {result['win_share']:.3f} ± {result['win_share_se']:.3f}, "
+            f"avg rank {result['avg_rank']:.2f} ± {result['avg_rank_se']:.2f}, "
+            f"{result['ms_per_decision']} ms/decision (max {result['max_ms_per_decision']})",
+            flush=True,
+        )
+    print(
+        json.dumps(
+            {
+                "budgets": results,
+                "players": PLAYERS,
+                "preset": "amigo",
+                "settings": settings,
+                "processes": args.processes,
+                "wall_s": round(seconds, 1),
+                "stopped_early": stopped_early,
+                "compiled": native.compiled(),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
