@@ -61,7 +61,7 @@ def test_any_bot_spec_is_an_entrant_or_refused(text: str) -> None:
     try:
         spec = parse_entrant(text, BUILTINS)
     except EntrantError as error:
-        assert_plain(str(error), where=repr(text))
+        assert_plain(str(error), where=repr(text), echoed=[text])
         return
     _assert_entrant(spec, text)
 
@@ -72,7 +72,7 @@ def test_any_bot_specs_are_entrants_with_unique_names_or_refused(texts: list[str
     try:
         specs = parse_entrants(texts, BUILTINS)
     except EntrantError as error:
-        assert_plain(str(error), where=repr(texts))
+        assert_plain(str(error), where=repr(texts), echoed=texts)
         return
     assert len({s.name for s in specs}) == len(specs) == len(texts)
     for spec, text in zip(specs, texts, strict=True):

@@ -179,4 +179,4 @@ def test_league_arguments_are_refused_plainly_or_make_a_runnable_league(
     lines = err.getvalue().splitlines()
     assert len(lines) == 1, lines
     assert lines[0].startswith("arena league: "), lines
-    assert_plain(lines[0].removeprefix("arena league: "), where=str(argv))
+    assert_plain(lines[0].removeprefix("arena league: "), where=str(argv), echoed=argv)

@@ -92,4 +92,4 @@ def test_match_arguments_are_refused_plainly_or_make_a_match(argv: list[str]) ->
     lines = err.getvalue().splitlines()
     assert len(lines) == 1, lines
     assert lines[0].startswith("arena match: ")
-    assert_plain(lines[0].removeprefix("arena match: "), where=str(argv))
+    assert_plain(lines[0].removeprefix("arena match: "), where=str(argv), echoed=argv)

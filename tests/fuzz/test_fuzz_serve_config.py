@@ -7,6 +7,7 @@ validate names the problem in plain words."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import math
 from dataclasses import fields
@@ -21,7 +22,7 @@ from arena.server.allowlist import Allowlist
 from arena.server.config import ServeConfig, ServeConfigError, validate
 from arena.v1 import arena_pb2, bot_pb2
 
-from .plain import FUZZ, assert_plain
+from .plain import FUZZ, assert_plain, words_in
 
 INTS = st.one_of(
     st.integers(-3, 70),
@@ -119,7 +120,9 @@ def _check(config: ServeConfig) -> None:
     try:
         validate(config)
     except ServeConfigError as error:
-        assert_plain(str(error), where="ServeConfigError")
+        assert_plain(
+            str(error), where="ServeConfigError", echoed=words_in(dataclasses.asdict(config))
+        )
         return
     assert_runnable(config)
 

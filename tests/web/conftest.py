@@ -39,9 +39,12 @@ def shot(page: Any, tmp_path: Path, name: str) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the session (Debian's; ./scripts/setup installs it)."""
+    """One headless Chromium per test module (Debian's; ./scripts/setup installs it).
+    Not per session: Playwright's sync API keeps an event loop running in this thread
+    while it is open, and a later test of the same worker that calls asyncio.run() would
+    fail ("cannot be called from a running event loop")."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: ./scripts/setup installs Debian's chromium")
     from playwright.sync_api import sync_playwright

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
@@ -63,13 +64,14 @@ def test_the_leaderboard_chart_and_head_to_head_show_the_database(
         row = rows.nth(position)
         cells = row.locator("td")
         expect(cells.nth(0)).to_have_text(str(position + 1))
-        expect(cells.nth(1)).to_have_text(standing.rating.bot)
-        expect(cells.nth(2)).to_have_text(f"{standing.rating.mu:.2f}")
+        expect(cells.nth(1)).to_have_text(re.compile(r"^\d+–\d+$"))  # its 95% rank interval
+        expect(cells.nth(3)).to_have_text(standing.rating.bot)
+        expect(cells.nth(4)).to_have_text(f"{standing.rating.mu:.2f}")
         low = standing.rating.mu - 3 * standing.rating.sigma
         high = standing.rating.mu + 3 * standing.rating.sigma
-        expect(cells.nth(3)).to_have_text(f"{low:.2f} … {high:.2f}")
-        expect(cells.nth(4)).to_have_text(str(int(standing.stats["matches"])))
-        expect(cells.nth(7)).to_have_text(str(int(standing.stats["timeouts"])))
+        expect(cells.nth(5)).to_have_text(f"{low:.2f} … {high:.2f}")
+        expect(cells.nth(6)).to_have_text(str(int(standing.stats["matches"])))
+        expect(cells.nth(9)).to_have_text(str(int(standing.stats["timeouts"])))
 
     # The chart: one line per bot, each with its band.
     page.wait_for_function("document.querySelector('.chart')?.data !== undefined")
@@ -137,7 +139,7 @@ def test_the_live_leaderboard_follows_a_finished_match(
     base = web_server(db)
     page.goto(ladder_url(base))
     expect(page.locator("[data-live]")).to_have_attribute("data-live", "on")
-    row = page.locator("table.leaderboard tbody tr[data-bot='gil'] td").nth(4)
+    row = page.locator("table.leaderboard tbody tr[data-bot='gil'] td.matches")
     before = int(row.inner_text())
     record_one(db, ["gil", "ada", "bea"])
     expect(row).to_have_text(str(before + 1), timeout=15_000)
