@@ -38,6 +38,18 @@ def _in_a_thread(work: Callable[[], None]) -> None:
     threading.Thread(target=work, name="arena-intervals", daemon=True).start()
 
 
+def ladder_intervals(
+    store: Store, ladder: str, *, include_retired: bool, sharpen: float
+) -> dict[str, RankInterval]:
+    """Each bot's rank interval on the ladder's leaderboard, read now: every rating of
+    the ladder (one row per bot, never its history)."""
+    ratings = store.ladder_ratings(ladder, include_retired=include_retired)
+    found = rank_intervals(
+        tuple(r.bot for r in ratings), tuple(Skill(r.mu, r.sigma) for r in ratings), sharpen=sharpen
+    )
+    return {r.bot: interval for r, interval in zip(ratings, found, strict=True)}
+
+
 @dataclass
 class _Kept:
     version: Hashable
@@ -104,13 +116,9 @@ class IntervalCache:
     def _compute(
         self, store: Store, include_retired: bool, version: Hashable, now: float
     ) -> dict[str, RankInterval]:
-        ratings = store.ladder_ratings(self.ladder, include_retired=include_retired)
-        found = rank_intervals(
-            tuple(r.bot for r in ratings),
-            tuple(Skill(r.mu, r.sigma) for r in ratings),
-            sharpen=self.sharpen,
+        intervals = ladder_intervals(
+            store, self.ladder, include_retired=include_retired, sharpen=self.sharpen
         )
-        intervals = {r.bot: interval for r, interval in zip(ratings, found, strict=True)}
         with self._lock:
             self._kept[include_retired] = _Kept(version, now, intervals)
         return intervals

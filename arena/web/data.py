@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Final, TypeVar
 
-from arena.league.intervals import RankInterval, rank_intervals
+from arena.league.intervals import RankInterval
 from arena.league.leaderboard import Row, ladder_calibration, standing_row, with_interval
-from arena.league.rating import Skill
 from arena.server.intervals_cache import IntervalCache
+from arena.server.intervals_cache import ladder_intervals as read_intervals
 from arena.store import Store
 from arena.store.rows import Standing, standing_key
 from arena.store.web_reads import RatingPoint, bot_history, ladder_heads, window_seats
@@ -100,13 +100,9 @@ class LadderIntervals:
 
 def ladder_intervals(store: Store, ladder: str) -> dict[str, RankInterval]:
     """The ladder's intervals read now (what the static export shows)."""
-    ratings = store.ladder_ratings(ladder, include_retired=True)
-    found = rank_intervals(
-        tuple(r.bot for r in ratings),
-        tuple(Skill(r.mu, r.sigma) for r in ratings),
-        sharpen=ladder_calibration(store, ladder),
+    return read_intervals(
+        store, ladder, include_retired=True, sharpen=ladder_calibration(store, ladder)
     )
-    return {r.bot: interval for r, interval in zip(ratings, found, strict=True)}
 
 
 def leader_rows(
