@@ -185,7 +185,11 @@ def test_without_psycopg_the_message_names_the_extra(pg_url: str) -> None:
 def _terminate(cluster: TempCluster, store: PostgresStore) -> None:
     pid = store.live().info.backend_pid
     with psycopg.connect(cluster.admin_url(), autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        # Waits until the backend has exited (PostgreSQL 14+): its advisory locks go with
+        # it, and a claim right after must not race the exit (it did once, under load).
+        ended = admin.execute("SELECT pg_terminate_backend(%s, 60000)", (pid,)).fetchone()
+        assert ended is not None
+        assert ended[0], f"backend {pid} did not end within 60 s"
 
 
 def test_a_lost_connection_is_a_pause_not_a_loss(

@@ -50,6 +50,9 @@ def _config(db: Path, **changes: Any) -> LeagueConfig:
         schedule="rating",
         concurrency=6,
         seed=2026,
+        # Generous: the results must not depend on the machine's load (at 1 s, a loaded
+        # machine once made a managed bot time out in one run and not in the other).
+        deadline_ms=30_000,
         db=str(db),
     )
     return replace(config, **changes)
