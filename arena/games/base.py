@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from importlib import resources
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:  # annotations only: importing a game's engine needs no protobuf
@@ -200,13 +201,20 @@ class Board(ABC, Generic[StateT, ObsT, ActionT]):
         seat's buttons)."""
         return str(action)
 
-    @abstractmethod
     def template(self) -> str:
-        """The Jinja source of the board fragment (package data)."""
+        """The Jinja source of the board fragment: ``web/board.html`` in the board's
+        package (package data)."""
+        return _package_file(type(self), "board.html")
 
-    @abstractmethod
     def stylesheet(self) -> str:
-        """The fragment's CSS (package data)."""
+        """The fragment's CSS: ``web/board.css`` in the board's package."""
+        return _package_file(type(self), "board.css")
+
+
+def _package_file(board: type, name: str) -> str:
+    """``web/NAME`` beside the module that defines ``board``."""
+    package = board.__module__.rpartition(".")[0]
+    return resources.files(package).joinpath("web", name).read_text(encoding="utf-8")
 
 
 class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):

@@ -11,7 +11,6 @@ package; the web app renders them with autoescaping.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import resources
 from typing import Any, Final
 
 from arena.games.base import Board
@@ -148,10 +147,6 @@ def board_view(
     }
 
 
-def _resource(name: str) -> str:
-    return resources.files(__package__).joinpath("web", name).read_text(encoding="utf-8")
-
-
 class AbluxxenBoard(Board[State, Observation, Action]):
     """The Brettspielwelt-style board (module docstring)."""
 
@@ -185,14 +180,6 @@ class AbluxxenBoard(Board[State, Observation, Action]):
     def choice_label(self, action: Action, obs: Observation) -> str:
         """``choice_label``: "Play three 7s and one joker", "Draw from the deck"."""
         return choice_label(action, obs)
-
-    def template(self) -> str:
-        """``web/board.html``."""
-        return _resource("board.html")
-
-    def stylesheet(self) -> str:
-        """``web/board.css``."""
-        return _resource("board.css")
 
 
 BOARD: Final = AbluxxenBoard()

@@ -12,7 +12,6 @@ a pick for Trash Day); what it did in public is in the events.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import resources
 from typing import Any, Final
 
 from arena.games.base import Board
@@ -166,10 +165,6 @@ def board_view(
     }
 
 
-def _resource(name: str) -> str:
-    return resources.files(__package__).joinpath("web", name).read_text(encoding="utf-8")
-
-
 class FluxxBoard(Board[State, Observation, Action]):
     """The tables-rules-goals board (module docstring)."""
 
@@ -198,14 +193,6 @@ class FluxxBoard(Board[State, Observation, Action]):
     def choice_label(self, action: Action, obs: Observation) -> str:
         """``choice_label``: "Play The Brain", "Give War to seat 2"."""
         return choice_label(action)
-
-    def template(self) -> str:
-        """``web/board.html``."""
-        return _resource("board.html")
-
-    def stylesheet(self) -> str:
-        """``web/board.css``."""
-        return _resource("board.css")
 
 
 BOARD: Final = FluxxBoard()
