@@ -85,6 +85,7 @@ def test_actions_codes_and_tensors(game: AnyGame, players: int, preset: str) -> 
 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
+@pytest.mark.slow  # the built-ins include a search (ismcts): 8-18 s a table
 def test_built_in_policies_play_legal_actions(game: AnyGame, players: int, preset: str) -> None:
     for config in configs(game, players, preset):
         kit.check_policies(game, config, 0)
