@@ -8,6 +8,7 @@ name such a module). Nothing above ``arena/games`` imports a game's package.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any, Final
 
@@ -42,8 +43,11 @@ def register(game: AnyGame) -> None:
     _games[game.name] = game
 
 
+@functools.cache
 def _modules() -> dict[str, str]:
-    # Read here, not at import: importlib.metadata costs more than the engines.
+    """Every listed game's module, by name. Read once, on first use, not at import:
+    importlib.metadata reads every installed package's metadata (tens of ms, more than
+    the engines), and a bot's first decision must not pay for it again."""
     from importlib.metadata import entry_points
 
     modules = dict(BUILTIN_GAMES)
@@ -87,7 +91,12 @@ def all_games() -> list[AnyGame]:
 
 
 def by_oneof(field: str) -> AnyGame | None:
-    """The game whose protobuf oneof field is ``field`` (a request's ``game`` case)."""
+    """The game whose protobuf oneof field is ``field`` (a request's ``game`` case).
+    The games already loaded are asked first: importing every other game's package is
+    done only for a field none of them has."""
+    for game in list(_games.values()):
+        if game.wire.oneof == field:
+            return game
     for game in all_games():
         if game.wire.oneof == field:
             return game

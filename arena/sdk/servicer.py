@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -10,7 +11,7 @@ from typing import Any, NoReturn
 
 import grpc
 
-from arena.games import AnyGame, UnknownGameError
+from arena.games import AnyGame, UnknownGameError, names
 from arena.games import get as get_game
 from arena.policies import FaultInfo, MatchEnd, MatchInfo, Policy
 from arena.v1 import bot_pb2, bot_pb2_grpc
@@ -50,6 +51,11 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
         self._factory = factory
         self._hello = info.to_proto()
         self._games = info.games
+        # Import the games now, not at the first MatchStart or request: the arena's clock
+        # runs from the first request, and an import there made first decisions late.
+        for name in info.games or names():
+            with contextlib.suppress(UnknownGameError):
+                get_game(name)
 
     async def Hello(  # noqa: N802 (the gRPC method name)
         self, request: bot_pb2.HelloRequest, context: Any

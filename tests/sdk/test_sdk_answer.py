@@ -47,3 +47,30 @@ def test_read_request_keeps_the_legal_order() -> None:
 def test_read_request_rejects_another_game() -> None:
     with pytest.raises(BadRequestError, match="of a game this SDK does not know"):
         read_request(bot_pb2.DecideRequest(request_id=1))
+
+
+def test_a_started_bot_reads_its_first_request_without_loading_any_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The arena's clock runs from the first request: a bot's declared games are loaded
+    when it starts, so its first decision imports no game package and reads no package
+    metadata (that once cost 50-60 ms, over a 30 ms deadline)."""
+    import importlib
+
+    from arena.games import registry
+    from arena.policies import RandomPolicy
+    from arena.sdk import BotInfo, answer
+    from arena.sdk.servicer import PolicyServicer
+
+    PolicyServicer(RandomPolicy, BotInfo(name="quick", games=("abluxxen",)))
+    table = Table(seed=3)
+    assert table.advance()
+    request = table.request().decide
+
+    def forbidden(*args: object) -> None:
+        raise AssertionError("a game was looked up on the first request")
+
+    monkeypatch.setattr(answer, "_GAMES", {})  # as in a fresh bot process
+    monkeypatch.setattr(registry, "_modules", forbidden)
+    monkeypatch.setattr(importlib, "import_module", forbidden)
+    assert read_request(request) == ab.observe(table.state, table.seat)
