@@ -5,7 +5,11 @@ Each simulated league runs the league's real scheduler (arena.league.schedule) a
 rater (arena.league.commit.Standings: TrueSkill) on matches played in process: no gRPC,
 the policies are called directly on the engine. The field is greedy taking a uniformly
 random legal action with probability eps, eps in {0, .1, .2, .35, .5, .65, .8, 1}, so
-the true order is known (lower eps is better). Every match is played fresh (about 10 ms
+the true order is known (lower eps is better). A second field of known order
+(``--field budgets``) puts the search bot on top: ismcts at 200, 100 and 50 iterations
+per decision (each doubling measured to win 9-10 points more against greedy:
+docs/BENCHMARKS.md "ISMCTS"), then greedy and greedy with eps .2, .5, .8 and 1; its
+matches cost about 2.5 s of CPU each instead of 10 ms. Every match is played fresh (about 10 ms
 each), with its deal seeded by the league and the match index: no pool of pre-played
 matches, so leagues are independent and the statistics are those of real leagues.
 
@@ -45,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from arena.games import get as get_game  # noqa: E402
 from arena.games.abluxxen.greedy import GreedyPolicy  # noqa: E402
+from arena.games.abluxxen.ismcts import IsmctsPolicy  # noqa: E402
 from arena.league.commit import Standings  # noqa: E402
 from arena.league.config import SCHEDULES  # noqa: E402
 from arena.league.groups import group_seats  # noqa: E402
@@ -53,7 +58,18 @@ from arena.league.rating import RatingModel, Skill  # noqa: E402
 from arena.league.schedule import Scheduler, derived_seed  # noqa: E402
 from arena.store.rows import SeatRow  # noqa: E402
 
-FIELD = (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0)
+Bot = tuple[str, float]
+"""("eps", eps) or ("ismcts", iterations): a bot of a field."""
+FIELDS: dict[str, tuple[Bot, ...]] = {
+    "eps": tuple(("eps", e) for e in (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0)),
+    "budgets": (
+        ("ismcts", 200),
+        ("ismcts", 100),
+        ("ismcts", 50),
+        *(("eps", e) for e in (0.0, 0.2, 0.5, 0.8, 1.0)),
+    ),
+}
+"""The fields of known order, best first."""
 CHECKPOINTS = (5, 10, 15, 20, 30, 40, 60, 80, 120, 160, 240, 320, 400)
 TRUESKILL_DEFAULT_TAU = 25 / 300
 SETTLED_TAU = 0.9
@@ -73,6 +89,26 @@ class EpsGreedy:
         return self.greedy.choose(obs)
 
 
+class Searcher:
+    """The ismcts policy at a budget of iterations (no time limit: a seed replays)."""
+
+    def __init__(self, iterations: int, seed: int) -> None:
+        self.policy = IsmctsPolicy(seed, iterations=iterations)
+
+    def choose(self, obs: Any) -> Any:
+        return self.policy.choose(obs)
+
+
+def bot_name(bot: Bot) -> str:
+    kind, value = bot
+    return f"ismcts{value:g}" if kind == "ismcts" else f"eps{value:.2f}"
+
+
+def make_bot(bot: Bot, seed: int) -> EpsGreedy | Searcher:
+    kind, value = bot
+    return Searcher(int(value), seed) if kind == "ismcts" else EpsGreedy(value, seed)
+
+
 @dataclass
 class Settings:
     schedule: str
@@ -82,7 +118,7 @@ class Settings:
     games_per_bot: int
     threshold: float
     sharpen: float
-    field: tuple[float, ...]
+    field: tuple[Bot, ...]
     table_size: int
     seed: int
 
@@ -106,7 +142,7 @@ def kendall_tau(order: list[int]) -> float:
     return concordant / (n * (n - 1) / 2)
 
 
-def play(game: Any, config: Any, seats: list[EpsGreedy], table: Any) -> Any:
+def play(game: Any, config: Any, seats: list[EpsGreedy | Searcher], table: Any) -> Any:
     if table.deal_group is not None:
         state = game.new_match_from_deal(config, game.deal(config, random.Random(table.seed)))
     else:
@@ -121,10 +157,10 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
     seed = derived_seed(s.seed, "league", league)
     game = get_game("abluxxen")
     config = game.make_config(s.table_size, "")
-    names = [f"eps{e:.2f}" for e in s.field]
+    names = [bot_name(b) for b in s.field]
     truth = {name: i for i, name in enumerate(names)}
     bots = {
-        n: EpsGreedy(e, derived_seed(seed, "bot", n)) for n, e in zip(names, s.field, strict=True)
+        n: make_bot(b, derived_seed(seed, "bot", n)) for n, b in zip(names, s.field, strict=True)
     }
     model = RatingModel(
         tau=s.tau,
@@ -209,6 +245,7 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
     median = statistics.median(settles)
     never = sum(math.isinf(x) for x in settles)
     print(
+        f"field {' > '.join(bot_name(b) for b in settings.field)}\n"
         f"schedule {settings.schedule} tau {settings.tau:.4f} duplicate {settings.duplicate} "
         f"rate groups {settings.rate_groups}: "
         f"{len(results)} leagues x {settings.games_per_bot} games per bot in {wall:.0f} s"
@@ -264,6 +301,7 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         "stop_rule_wrong_order": round(wrong, 4),
         "stop_rule_median_games_per_bot": stop_median,
         "never_settled": never,
+        "field": [bot_name(b) for b in settings.field],
         "schedule": settings.schedule,
         "sharpen": settings.sharpen or calibration(settings.schedule),
         "tau": settings.tau,
@@ -300,6 +338,13 @@ def main() -> None:
         default=0.0,
         help="calibration factor to try instead of the schedule's (intervals.CALIBRATION)",
     )
+    parser.add_argument(
+        "--field",
+        default="eps",
+        choices=sorted(FIELDS),
+        help="eps: greedy with random moves at 8 rates; budgets: ismcts at 200, 100 and 50 "
+        "iterations above greedy and four eps bots",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dump", help="write each league's (p_above_next, right) pairs here")
@@ -312,7 +357,7 @@ def main() -> None:
         games_per_bot=args.games_per_bot,
         threshold=args.until,
         sharpen=args.sharpen,
-        field=FIELD,
+        field=FIELDS[args.field],
         table_size=4,
         seed=args.seed,
     )
