@@ -3,7 +3,7 @@ enforcing the rules, per-decision deadlines, hidden information and fault handli
 
 from .faults import Fault, FaultKind
 from .match import MatchOutcome, MatchSpec, SeatOutcome, run_match
-from .seats import DownSeat, LocalSeat, RemoteSeat, Seat
+from .seats import DownSeat, LocalSeat, RemoteSeat, Seat, seats_ended
 
 __all__ = [
     "DownSeat",
@@ -16,4 +16,5 @@ __all__ = [
     "Seat",
     "SeatOutcome",
     "run_match",
+    "seats_ended",
 ]

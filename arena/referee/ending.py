@@ -16,11 +16,13 @@ _ENDING: set[asyncio.Task[None]] = set()
 """Strong references (the loop keeps only weak ones); a task drops out when done."""
 
 
-def end_in_background(ending: Coroutine[Any, Any, None]) -> None:
-    """Run ``ending`` (it must bound its own time) without waiting for it."""
+def end_in_background(ending: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    """Run ``ending`` (it must bound its own time) without waiting for it; its task, for
+    whoever must know when the stream has ended."""
     task = asyncio.get_running_loop().create_task(ending)
     _ENDING.add(task)
     task.add_done_callback(_ENDING.discard)
+    return task
 
 
 async def streams_ended() -> None:

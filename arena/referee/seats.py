@@ -310,6 +310,8 @@ class RemoteSeat:
         self._writer: asyncio.Task[object] | None = None
         self._window: _Window | None = None
         self._timer: Timer | None = None
+        self._ending: asyncio.Task[None] | None = None
+        """The wait for the bot to end its call after MatchOver (in the background)."""
         self._broken: Fault | None = None
         self._refused = False
         """The pool backed off from this bot: no stream was opened."""
@@ -602,9 +604,17 @@ class RemoteSeat:
                     raise
                 # Otherwise the call was cancelled (not this task): nothing to wait for.
             else:
-                end_in_background(self._await_end(call, timeout_s))
+                self._ending = end_in_background(self._await_end(call, timeout_s))
                 return
         await self._await_end(call, 0.0)
+
+    async def ended(self) -> None:
+        """Wait until the stream has ended: the bot ended its call after MatchOver, or
+        the close timeout cancelled it. Until then the bot may still be busy with this
+        match; a cap on a bot's matches at once counts it. (Cancelling this wait does not
+        cancel the ending.)"""
+        if self._ending is not None:
+            await asyncio.wait((self._ending,))
 
     async def _await_end(self, call: grpc.aio.StreamStreamCall, timeout_s: float) -> None:
         """Give the bot up to ``timeout_s`` to end the call, then cancel it. A
@@ -636,6 +646,12 @@ class RemoteSeat:
         call.cancel()
         if self._reader is not None:
             self._reader.cancel()
+
+
+async def seats_ended(seats: Sequence[Seat]) -> None:
+    """Wait until every remote seat's stream has ended (``RemoteSeat.ended``): the
+    point from which a bot with a cap on its matches at once is free for another."""
+    await asyncio.gather(*(seat.ended() for seat in seats if isinstance(seat, RemoteSeat)))
 
 
 def _being_cancelled() -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 from arena.games import get as get_game
 from arena.league.executors import ExecutorReport
 from arena.league.results import finished_match
-from arena.referee import MatchSpec, RemoteSeat, SeatOutcome, run_match
+from arena.referee import MatchSpec, RemoteSeat, SeatOutcome, run_match, seats_ended
 from arena.referee.channels import ChannelPool
 from arena.store.rows import HeldMatch
 
@@ -94,6 +94,9 @@ class ServedReferee:
             for name, endpoint in job.seats
         ]
         outcome = await run_match(spec, seats)
+        # The ladder frees the bots' stream slots when this returns: once their streams
+        # have ended (a bot may still be busy with this match until then).
+        await seats_ended(seats)
         finished = finished_match(
             outcome,
             league_id=job.league_id,

@@ -14,7 +14,7 @@ import functools
 import hashlib
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, ClassVar, Final
 
 import psycopg
@@ -296,7 +296,12 @@ class PostgresStore(Store):
                 yield list(rows)
 
     def close(self) -> None:
-        """Close the connection; the server drops its advisory locks with it."""
+        """Release the claims, then close the connection. The server would drop the
+        advisory locks with the session anyway, but only once its backend has seen the
+        close: a claim made right after this returns must find them free."""
+        if self._claims:
+            with suppress(psycopg.Error):
+                self._conn.execute(b"SELECT pg_advisory_unlock_all()")
         self._conn.close()
         self._claims.clear()
 

@@ -1,6 +1,7 @@
 """A match is over once MatchOver is sent: waiting for each bot to end its stream
 happens in the background, and closing the channel pool waits for it, so every bot
-still sees a clean end of its call."""
+still sees a clean end of its call. ``seats_ended`` waits for it too: a bot with a cap on
+its matches at once is free only then."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import grpc
 
 from arena.games import abluxxen as ab
-from arena.referee import MatchSpec, RemoteSeat, Seat, run_match
+from arena.referee import MatchSpec, RemoteSeat, Seat, run_match, seats_ended
 from arena.referee.channels import ChannelPool
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
@@ -83,3 +84,31 @@ async def _scenario() -> None:
 
 def test_match_returns_before_bots_end_and_pool_close_waits_for_them() -> None:
     asyncio.run(_scenario())
+
+
+async def _ended_scenario() -> None:
+    bot = LingeringBot()
+    server = grpc.aio.server()
+    bot_pb2_grpc.add_BotServicer_to_server(bot, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    pool = ChannelPool()
+    try:
+        channel = pool.get(f"127.0.0.1:{port}")
+        seats: list[Seat] = [RemoteSeat(f"b{s}", channel, max_reply_bytes=4096) for s in range(2)]
+        spec = MatchSpec(match_id="m", config=ab.make_config(2, "amigo"), seed=3)
+        await asyncio.wait_for(run_match(spec, seats), timeout=30)
+        ended = asyncio.create_task(seats_ended(seats))
+        for _ in range(20):  # every chance to go on; the bots still hold their streams
+            await asyncio.sleep(0)
+        assert not ended.done(), "the seats were called ended while the bots still played"
+        bot.release.set()
+        await asyncio.wait_for(ended, timeout=60)  # a guard: it takes milliseconds
+        assert bot.ended_cleanly == 2
+    finally:
+        await pool.close()
+        await server.stop(None)
+
+
+def test_seats_ended_waits_until_every_bot_has_ended_its_stream() -> None:
+    asyncio.run(_ended_scenario())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from arena.referee import MatchSpec, run_match
+from arena.referee import MatchSpec, run_match, seats_ended
 from arena.store.rows import HeldMatch
 
 from ..config import LeagueConfig
@@ -46,6 +46,10 @@ class MatchWorker:
             for s, name in enumerate(table.seats)
         ]
         outcome = await run_match(self.spec(table), seats)
+        if self.config.bot_streams > 0:
+            # A capped bot's slot is free once its stream has ended, not when MatchOver
+            # was sent: it may still be busy with this match, and a cap of one means one.
+            await seats_ended(seats)
         for seat_outcome in outcome.seats:
             if any(f.kind == "DISCONNECTED" for f in seat_outcome.faults):
                 await self.entrants.after_disconnect(seat_outcome.name)
