@@ -6,6 +6,7 @@ its matches at once is free only then."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -45,8 +46,11 @@ class LingeringBot(bot_pb2_grpc.BotServicer):
             raise
 
 
-async def _scenario() -> None:
-    bot = LingeringBot()
+@contextlib.asynccontextmanager
+async def _played(
+    bot: LingeringBot,
+) -> AsyncIterator[tuple[ChannelPool, grpc.aio.Channel, list[Seat]]]:
+    """A 2-player match of ``bot`` against itself, played; its streams still open."""
     server = grpc.aio.server()
     bot_pb2_grpc.add_BotServicer_to_server(bot, server)
     port = server.add_insecure_port("127.0.0.1:0")
@@ -58,6 +62,15 @@ async def _scenario() -> None:
         spec = MatchSpec(match_id="m", config=ab.make_config(2, "amigo"), seed=3)
         outcome = await asyncio.wait_for(run_match(spec, seats), timeout=30)
         assert not any(s.faults for s in outcome.seats)
+        yield pool, channel, seats
+    finally:
+        await pool.close()
+        await server.stop(None)
+
+
+async def _scenario() -> None:
+    bot = LingeringBot()
+    async with _played(bot) as (pool, channel, _):
         # The match is over although both bots still hold their streams open.
         assert bot.ended_cleanly == 0
         close = channel.close
@@ -77,9 +90,6 @@ async def _scenario() -> None:
         await asyncio.wait_for(closing, timeout=60)  # a guard: it takes milliseconds
         assert bot.ended_cleanly == 2
         assert bot.cancelled == 0
-    finally:
-        await pool.close()
-        await server.stop(None)
 
 
 def test_match_returns_before_bots_end_and_pool_close_waits_for_them() -> None:
@@ -88,16 +98,7 @@ def test_match_returns_before_bots_end_and_pool_close_waits_for_them() -> None:
 
 async def _ended_scenario() -> None:
     bot = LingeringBot()
-    server = grpc.aio.server()
-    bot_pb2_grpc.add_BotServicer_to_server(bot, server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    pool = ChannelPool()
-    try:
-        channel = pool.get(f"127.0.0.1:{port}")
-        seats: list[Seat] = [RemoteSeat(f"b{s}", channel, max_reply_bytes=4096) for s in range(2)]
-        spec = MatchSpec(match_id="m", config=ab.make_config(2, "amigo"), seed=3)
-        await asyncio.wait_for(run_match(spec, seats), timeout=30)
+    async with _played(bot) as (_, _, seats):
         ended = asyncio.create_task(seats_ended(seats))
         for _ in range(20):  # every chance to go on; the bots still hold their streams
             await asyncio.sleep(0)
@@ -105,9 +106,6 @@ async def _ended_scenario() -> None:
         bot.release.set()
         await asyncio.wait_for(ended, timeout=60)  # a guard: it takes milliseconds
         assert bot.ended_cleanly == 2
-    finally:
-        await pool.close()
-        await server.stop(None)
 
 
 def test_seats_ended_waits_until_every_bot_has_ended_its_stream() -> None:
