@@ -12,15 +12,26 @@ deadline is then measured in time the bot had (wall time minus the arena's lag),
 The tick runs only while some decision is waiting (``hold``/``release``), so an idle
 arena does not wake up for nothing. Stalls shorter than a tick interval are not seen; a
 deadline charges at most that much of the arena's lag to a bot.
+
+The tick also samples the kernel's count of how long the loop's thread and gRPC's I/O
+threads waited for a CPU (``runqueue.py``): on a machine with more runnable threads than
+cores, a reply can sit in the arena's process for tens of milliseconds in waits each
+shorter than the jitter allowance. The lag of a span is then the larger of the stalls and
+the loop thread's wait, plus the I/O threads' wait. Only on a loop whose clock is real
+time: a virtual clock (tests) has no kernel waits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import weakref
+from array import array
 from collections import deque
 from collections.abc import Callable
 from typing import Final, Protocol
+
+from .runqueue import RunQueueWaits, thread_waits
 
 TICK_S: Final = 0.005
 """How often the watch ticks while decisions wait (its overhead: one callback per tick)."""
@@ -30,6 +41,7 @@ ready callbacks), not a stall: not counted. (Counted, it would credit a bot with
 its wall time whenever the loop is merely busy.)"""
 KEEP_S: Final = 120.0
 """How far back stalls are remembered (longer than any decision may wait)."""
+
 
 
 class Timer(Protocol):
@@ -68,9 +80,21 @@ class ArenaClock(Protocol):
 class LoopLag:
     """The clock of one event loop, with a watch on its lag (see the module)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, tick_s: float = TICK_S) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        tick_s: float = TICK_S,
+        waits: RunQueueWaits | None = None,
+    ) -> None:
         self._loop = loop
         self._tick_s = tick_s
+        self._waits = waits
+        self._sampled = array("d")
+        """When each run-queue wait sample was taken (loop time), oldest first."""
+        self._loop_waits = array("d")
+        """The loop thread's cumulative wait at each sample."""
+        self._io_waits = array("d")
+        """The I/O threads' cumulative wait at each sample."""
         self._stalls: deque[tuple[float, float]] = deque()
         """(start, end) of each stall seen, oldest first."""
         self._due = 0.0
@@ -92,6 +116,7 @@ class LoopLag:
         """Watch the loop while at least one decision waits."""
         self._holders += 1
         if self._handle is None:
+            self._sample(self._loop.time())  # the span from here on has a first sample
             self._due = self._loop.time() + self._tick_s
             self._handle = self._loop.call_at(self._due, self._tick)
 
@@ -105,6 +130,7 @@ class LoopLag:
         if late > JITTER_S:
             self._stalls.append((self._due, now))
             self.worst_s = max(self.worst_s, late)
+        self._sample(now)
         horizon = now - KEEP_S
         stalls = self._stalls
         while stalls and stalls[0][1] < horizon:
@@ -125,7 +151,35 @@ class LoopLag:
             total += max(0.0, min(end, until) - max(start, since))
         if self._handle is not None and until - self._due > JITTER_S:
             total += until - max(self._due, since)
+        if self._sampled:
+            loop_wait, io_wait = self._waited(since, until)
+            total = max(total, loop_wait) + io_wait
         return total
+
+    def _sample(self, now: float) -> None:
+        """Record the threads' run-queue waits so far (if this loop has them)."""
+        if self._waits is None:
+            return
+        loop_wait, io_wait = self._waits.read(now)
+        self._sampled.append(now)
+        self._loop_waits.append(loop_wait)
+        self._io_waits.append(io_wait)
+        if self._sampled[0] < now - 2 * KEEP_S:  # drop what is past KEEP_S, now and then
+            old = bisect.bisect_left(self._sampled, now - KEEP_S)
+            del self._sampled[:old], self._loop_waits[:old], self._io_waits[:old]
+
+    def _waited(self, since: float, until: float) -> tuple[float, float]:
+        """The loop thread's and the I/O threads' run-queue waits within [since, until],
+        by the samples around it (a sample is at most a tick apart while decisions wait:
+        a wait just before ``since`` may count, one after the last sample does not)."""
+        first = max(bisect.bisect_right(self._sampled, since) - 1, 0)
+        last = bisect.bisect_right(self._sampled, until) - 1
+        if last <= first:
+            return 0.0, 0.0
+        return (
+            self._loop_waits[last] - self._loop_waits[first],
+            self._io_waits[last] - self._io_waits[first],
+        )
 
 
 _CLOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopLag] = weakref.WeakKeyDictionary()
@@ -136,5 +190,7 @@ def loop_clock() -> LoopLag:
     loop = asyncio.get_running_loop()
     clock = _CLOCKS.get(loop)
     if clock is None:
-        clock = _CLOCKS[loop] = LoopLag(loop)
+        # Kernel waits are real time: only a loop on the real clock may count them.
+        real_time = type(loop).time is asyncio.BaseEventLoop.time
+        clock = _CLOCKS[loop] = LoopLag(loop, waits=thread_waits() if real_time else None)
     return clock

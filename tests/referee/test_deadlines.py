@@ -12,7 +12,7 @@ import pytest
 from arena.games import abluxxen as ab
 from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, run_match
-from arena.referee.clock import TICK_S
+from arena.referee.clock import TICK_S, LoopLag
 from arena.referee.ending import streams_ended
 from arena.referee.seats import LAG_ALLOWANCE_S
 from arena.v1 import bot_pb2
@@ -199,3 +199,54 @@ def test_a_loop_that_is_only_busy_is_not_lagging() -> None:
     # bot's late answer: the busy loop was not counted as lag.
     assert DEADLINE_MS <= line["ms"] < 40  # type: ignore[operator]
     assert "lag_ms" not in line
+
+
+class HalfTheTimeWaiting:
+    """Run-queue waits as the kernel would report them for an arena whose threads wait
+    for a CPU half of the time (``loop`` or ``io`` threads): a machine with more
+    runnable threads than cores."""
+
+    def __init__(self, threads: str) -> None:
+        self.threads = threads
+        self.start: float | None = None
+
+    def read(self, now: float) -> tuple[float, float]:
+        if self.start is None:
+            self.start = now
+        waited = (now - self.start) / 2
+        return (waited, 0.0) if self.threads == "loop" else (0.0, waited)
+
+
+def play_waiting(channel: ScriptedChannel, waits: HalfTheTimeWaiting | None) -> MatchOutcome:
+    async def scenario() -> MatchOutcome:
+        clock = LoopLag(asyncio.get_running_loop(), waits=waits)
+        seats: list[Seat] = [
+            RemoteSeat("bot", channel, max_reply_bytes=4096, clock=clock),
+            LocalSeat("r1", RandomPolicy(1)),
+        ]
+        spec = MatchSpec(
+            match_id="m",
+            config=ab.make_config(2, "amigo"),
+            seed=3,
+            deadline_ms=DEADLINE_MS,
+            max_strikes=0,
+        )
+        outcome = await run_match(spec, seats)
+        await streams_ended()
+        return outcome
+
+    return run_virtual(scenario())
+
+
+@pytest.mark.parametrize("threads", ["loop", "io"])
+def test_time_the_arenas_threads_waited_for_a_cpu_is_not_the_bots(threads: str) -> None:
+    # 40 ms of wall time against a 30 ms deadline, but the arena's threads (its loop's,
+    # or gRPC's that hand the reply on) waited for a CPU half of it: the bot had 20 ms.
+    line = first_decision(play_waiting(lagging_bot(stall_s=0.0, think_s=0.040), None))
+    assert line["fault"]["kind"] == "TIMEOUT"  # type: ignore[index]
+    outcome = play_waiting(lagging_bot(stall_s=0.0, think_s=0.040), HalfTheTimeWaiting(threads))
+    line = first_decision(outcome)
+    assert "fault" not in line
+    assert outcome.seats[0].faults == []
+    # Charged the bot's own half, give or take the tick between two samples.
+    assert 20 - TICK_S * 1000 <= line["ms"] <= 20 + TICK_S * 1000  # type: ignore[operator]
