@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +90,13 @@ class SqliteSpy:
     ticks: int = 0
     hold: Callable[[str], None] | None = None
     threads: list[str] = field(default_factory=list)
+    by_thread: Counter[str] = field(default_factory=Counter)
+    """Ticks by the name of the thread that ran the query."""
+
+    def ticks_of(self, prefix: str) -> int:
+        """The ticks of the threads whose name starts with ``prefix`` (e.g. the public
+        reads' ``arena-read``, not a ladder or a background refresh running meanwhile)."""
+        return sum(n for name, n in self.by_thread.items() if name.startswith(prefix))
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         spy = self
@@ -113,6 +121,7 @@ class SqliteSpy:
 
     def _tick(self) -> int:
         self.ticks += 1
+        self.by_thread[threading.current_thread().name] += 1
         return 0
 
 
