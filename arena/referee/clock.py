@@ -43,7 +43,6 @@ KEEP_S: Final = 120.0
 """How far back stalls are remembered (longer than any decision may wait)."""
 
 
-
 class Timer(Protocol):
     """A scheduled callback that can be cancelled (``asyncio.TimerHandle``)."""
 
