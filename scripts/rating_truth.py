@@ -133,6 +133,7 @@ class LeagueResult:
     seat_points: list[list[float]] = field(default_factory=list)
     seat_ranks: list[list[float]] = field(default_factory=list)
     final_tau: float = 0.0
+    final_order: list[str] = field(default_factory=list)  # the leaderboard at the end
 
 
 def kendall_tau(order: list[int]) -> float:
@@ -231,6 +232,7 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
         settled_from -= 1
     result.settle = settled_from + 1 if settled_from < len(taus) else math.inf
     result.final_tau = taus[-1]
+    result.final_order = sorted(names, key=lambda b: (-standings.skills[b].conservative, b))
     return result
 
 
@@ -272,6 +274,16 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
                 f"  p_above_next in [{low:.2f}, {min(high, 1):.2f}): "
                 f"right {statistics.fmean(inside):.3f} of {len(inside)}"
             )
+    # Where each bot ends on the leaderboard, on average: a bot whose mean place is far
+    # from its true one says the field's assumed order is wrong, not the rating.
+    places = {
+        bot_name(b): statistics.fmean(r.final_order.index(bot_name(b)) + 1 for r in results)
+        for b in settings.field
+    }
+    print(
+        "mean final place (true place = position in the field): "
+        + ", ".join(f"{name} {place:.2f}" for name, place in places.items())
+    )
     stops = [r for r in results if not math.isinf(r.stop_at)]
     wrong = sum(r.stop_wrong for r in stops) / len(results)
     stop_median = statistics.median([r.stop_at for r in results])
@@ -310,6 +322,7 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         "leagues": len(results),
         "games_per_bot": settings.games_per_bot,
         "seats": seats,
+        "mean_final_place": {name: round(place, 2) for name, place in places.items()},
         "wall_s": round(wall, 1),
     }
 
