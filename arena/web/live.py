@@ -5,6 +5,11 @@ The watcher asks the read pool for each shown ladder's newest match (one index s
 each) every ``poll_s`` seconds, and only while some page listens: a thousand open pages cost the
 database what one does. Pages get a small event (the ladders that changed), never data,
 so what they fetch goes through the same read limit and rendering as any other request.
+
+A page says which match its leaderboard showed last (``since``): a match recorded
+between the page's render and the watcher's first look would otherwise never be
+announced to it. The page is told at once if its ladder has moved since, and the check
+comes after the watcher's first look, so every later match is the watcher's to announce.
 """
 
 from __future__ import annotations
@@ -33,19 +38,30 @@ class Live:
         self._listeners: set[asyncio.Queue[list[str]]] = set()
         self._task: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
+        self._watching = asyncio.Event()
+        """Set once the running watcher has taken its first look."""
 
     @property
     def full(self) -> bool:
         """Whether no more pages may listen for now."""
         return len(self._listeners) >= MAX_LISTENERS
 
-    async def listen(self) -> AsyncIterator[list[str]]:
-        """The ladders of each batch of newly recorded matches, until the app stops."""
+    async def listen(
+        self, since: dict[str, Position | None] | None = None
+    ) -> AsyncIterator[list[str]]:
+        """The ladders of each batch of newly recorded matches, until the app stops;
+        first, those of ``since`` (a ladder and the newest match a page showed of it,
+        None: none) that have moved on since."""
         queue: asyncio.Queue[list[str]] = asyncio.Queue(maxsize=16)
         self._listeners.add(queue)
         if self._task is None or self._task.done():
+            self._watching = asyncio.Event()
             self._task = asyncio.create_task(self._watch())
         try:
+            if since:
+                moved = await self._moved(since)
+                if moved:
+                    yield moved
             while not self._stopping.is_set():
                 get = asyncio.ensure_future(queue.get())
                 stop = asyncio.ensure_future(self._stopping.wait())
@@ -62,6 +78,20 @@ class Live:
         finally:
             self._listeners.discard(queue)
 
+    async def _moved(self, since: dict[str, Position | None]) -> list[str]:
+        """The ladders of ``since`` (those shown here) whose newest match is no longer
+        the one given; looked at after the watcher's first look."""
+        shown = self.source.ladders
+        wanted = sorted(name for name in since if shown is None or name in shown)
+        if not wanted:
+            return []
+        await self._watching.wait()
+        try:
+            now = await self.source.reads.run(lambda store: ladder_heads(store, wanted))
+        except RuntimeError:  # the pool was closed under us: the app is stopping
+            return []
+        return [name for name in wanted if now.get(name) != since[name]]
+
     def _heads(self, store: Store) -> dict[str, Position]:
         ladders = (
             sorted(self.source.ladders) if self.source.ladders is not None else store.ladders()
@@ -69,12 +99,19 @@ class Live:
         return ladder_heads(store, ladders)
 
     async def _watch(self) -> None:
+        try:
+            await self._watch_heads()
+        finally:
+            self._watching.set()  # ended without a look: no listener may wait for one
+
+    async def _watch_heads(self) -> None:
         heads: dict[str, Position] | None = None
         while self._listeners and not self._stopping.is_set():
             try:
                 now = await self.source.reads.run(self._heads)
             except RuntimeError:  # the pool was closed under us: the app is stopping
                 return
+            self._watching.set()
             if heads is not None:
                 changed = sorted(name for name, head in now.items() if heads.get(name) != head)
                 if changed:

@@ -15,10 +15,12 @@ from arena.server.pages import PageTokenError, PageTokens, Scalar, position_of
 from arena.store import Store
 from arena.store.registry import get_bot
 from arena.store.web_reads import (
+    Position,
     bot_faults,
     bot_history,
     bot_ladders,
     bot_rating,
+    ladder_heads,
     ladder_league,
     ladder_matches,
 )
@@ -105,6 +107,9 @@ async def ladder_page(request: Request) -> Response:
     tokens = _tokens(request)
 
     def job(store: Store) -> str:
+        # The newest match first, the rows after: the page never says it has shown a
+        # match its rows lack (the live stream's ``head``).
+        head = ladder_heads(store, [ladder]).get(ladder)
         board = data.leader_page(
             store, ladder, after=after, intervals=_intervals(request, store, ladder)
         )
@@ -118,9 +123,31 @@ async def ladder_page(request: Request) -> Response:
             board=board,
             next_page=nxt,
             first_page=after is None,
+            head=_head_text(head),
         )
 
     return HTMLResponse(await read(request, job))
+
+
+def _head_text(head: Position | None) -> str:
+    """A ladder's newest match as a page carries it ("" for none): ``FINISHED:IDX``."""
+    return "" if head is None else f"{head[0]!r}:{head[1]}"
+
+
+def _since(request: Request) -> dict[str, Position | None] | None:
+    """What a live page showed: ``?ladder=L&head=H`` (``_head_text``); None if it says
+    nothing readable (it then gets the announcements only)."""
+    ladder = request.query_params.get("ladder")
+    head = request.query_params.get("head")
+    if not ladder or head is None or len(ladder) > MAX_PARAM or len(head) > MAX_PARAM:
+        return None
+    if not head:
+        return {ladder: None}
+    finished, sep, idx = head.partition(":")
+    try:
+        return {ladder: (float(finished), int(idx))} if sep else None
+    except ValueError:
+        return None
 
 
 async def ladder_charts(request: Request) -> Response:
@@ -212,9 +239,11 @@ async def events(request: Request) -> Response:
     if live.full:
         raise Refused(503, "too many live pages are open; reload in a while")
 
+    since = _since(request)
+
     async def stream() -> AsyncIterator[str]:
         yield "retry: 3000\n\n"
-        async for ladders in live.listen():
+        async for ladders in live.listen(since):
             yield event(ladders)
 
     return StreamingResponse(

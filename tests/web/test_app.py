@@ -246,3 +246,36 @@ def test_the_leaderboard_carries_the_rank_intervals_every_leaderboard_shows(
     page = web.get(f"/ladder?ladder={Q}").text
     first = rows[0]
     assert f"{first['rank_low']}–{first['rank_high']}" in page
+
+
+def _first_event(web: TestClient, url: str) -> list[str]:
+    """The lines of a live stream up to its first ``matches`` event (it never ends)."""
+    lines: list[str] = []
+    with web.stream("GET", url) as answer:
+        assert answer.status_code == 200
+        for line in answer.iter_lines():
+            lines.append(line)
+            if line.startswith("data:"):
+                return lines
+    return lines
+
+
+def test_a_live_page_is_told_of_a_match_recorded_before_it_listened(
+    db: Path, web: TestClient
+) -> None:
+    # The page rendered, then a match was recorded, then the page opened its stream:
+    # no watcher saw the ladder move after the page listened, but the page said what it
+    # showed (data-head), so it is told at once.
+    page = web.get(f"/ladder?ladder={Q}").text
+    head = re.search(r'data-head="([^"]*)"', page)
+    assert head is not None
+    assert head.group(1)
+    record_one(db, ["gil", "ada", "bea"])
+    lines = _first_event(web, f"/events?ladder={Q}&head={quote(head.group(1))}")
+    assert lines[-2:] == ["event: matches", f'data: {{"ladders": ["{LADDER}"]}}']
+
+
+def test_a_live_stream_with_an_unreadable_head_still_streams(web: TestClient) -> None:
+    with web.stream("GET", f"/events?ladder={Q}&head=%1b[31m:x") as answer:
+        assert answer.status_code == 200
+        assert next(answer.iter_lines()) == "retry: 3000"

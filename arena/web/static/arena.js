@@ -74,7 +74,9 @@ function followLadder() {
   const table = document.querySelector("table.leaderboard");
   if (!live || !table || !window.EventSource) return;
   const ladder = table.dataset.ladder;
-  const events = new EventSource("/events");
+  // The newest match this page shows: the server says at once if the ladder has moved.
+  const since = "?ladder=" + encodeURIComponent(ladder) + "&head=" + encodeURIComponent(live.dataset.head || "");
+  const events = new EventSource("/events" + since);
   let updates = 0;
   events.onopen = () => { live.dataset.live = "on"; };
   events.onerror = () => { live.dataset.live = "off"; };
