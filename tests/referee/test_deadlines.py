@@ -14,6 +14,7 @@ from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, run_match
 from arena.referee.clock import TICK_S, LoopLag
 from arena.referee.ending import streams_ended
+from arena.referee.runqueue import RunQueueWaits
 from arena.referee.seats import LAG_ALLOWANCE_S
 from arena.v1 import bot_pb2
 
@@ -45,10 +46,16 @@ def lagging_bot(*, stall_s: float, think_s: float, on: int = 1) -> ScriptedChann
     return ScriptedChannel(play)
 
 
-def play(channel: ScriptedChannel, **spec: int) -> MatchOutcome:
+def play(
+    channel: ScriptedChannel, *, waits: RunQueueWaits | None = None, **spec: int
+) -> MatchOutcome:
+    """A 2-player match of the scripted bot against a random policy; ``waits``: the
+    run-queue waits the arena's clock sees (None: none, as on every virtual loop)."""
+
     async def scenario() -> MatchOutcome:
+        clock = LoopLag(asyncio.get_running_loop(), waits=waits)
         seats: list[Seat] = [
-            RemoteSeat("bot", channel, max_reply_bytes=4096),
+            RemoteSeat("bot", channel, max_reply_bytes=4096, clock=clock),
             LocalSeat("r1", RandomPolicy(1)),
         ]
         outcome = await run_match(
@@ -217,34 +224,13 @@ class HalfTheTimeWaiting:
         return (waited, 0.0) if self.threads == "loop" else (0.0, waited)
 
 
-def play_waiting(channel: ScriptedChannel, waits: HalfTheTimeWaiting | None) -> MatchOutcome:
-    async def scenario() -> MatchOutcome:
-        clock = LoopLag(asyncio.get_running_loop(), waits=waits)
-        seats: list[Seat] = [
-            RemoteSeat("bot", channel, max_reply_bytes=4096, clock=clock),
-            LocalSeat("r1", RandomPolicy(1)),
-        ]
-        spec = MatchSpec(
-            match_id="m",
-            config=ab.make_config(2, "amigo"),
-            seed=3,
-            deadline_ms=DEADLINE_MS,
-            max_strikes=0,
-        )
-        outcome = await run_match(spec, seats)
-        await streams_ended()
-        return outcome
-
-    return run_virtual(scenario())
-
-
 @pytest.mark.parametrize("threads", ["loop", "io"])
 def test_time_the_arenas_threads_waited_for_a_cpu_is_not_the_bots(threads: str) -> None:
     # 40 ms of wall time against a 30 ms deadline, but the arena's threads (its loop's,
     # or gRPC's that hand the reply on) waited for a CPU half of it: the bot had 20 ms.
-    line = first_decision(play_waiting(lagging_bot(stall_s=0.0, think_s=0.040), None))
+    line = first_decision(play(lagging_bot(stall_s=0.0, think_s=0.040)))
     assert line["fault"]["kind"] == "TIMEOUT"  # type: ignore[index]
-    outcome = play_waiting(lagging_bot(stall_s=0.0, think_s=0.040), HalfTheTimeWaiting(threads))
+    outcome = play(lagging_bot(stall_s=0.0, think_s=0.040), waits=HalfTheTimeWaiting(threads))
     line = first_decision(outcome)
     assert "fault" not in line
     assert outcome.seats[0].faults == []
