@@ -29,6 +29,7 @@ from .clock import ArenaClock, Timer, loop_clock
 from .ending import end_in_background
 from .faults import Fault, FaultKind
 from .replies import checked_action, read_reply
+from .turns import loop_turns
 
 T = TypeVar("T")
 
@@ -116,10 +117,11 @@ class LocalSeat:
         return None
 
     async def decide(self, decision: Decision) -> Reply:
-        """The policy's choice, timed. The loop gets a turn first: a match of in-process
-        seats would otherwise run from start to end without letting any other match (or
-        a remote bot's reply) in."""
-        await asyncio.sleep(0)
+        """The policy's choice, timed. It waits for its turn first (``turns.py``): a
+        match of in-process seats would otherwise run from start to end without letting
+        any other match (or a remote bot's reply) in, and many of them would hold up
+        each reply a bot sends."""
+        await loop_turns().turn()
         loop = asyncio.get_running_loop()
         started = loop.time()
         obs = decision.observation
