@@ -37,6 +37,33 @@ def die_with_parent() -> None:  # pragma: no cover - runs in the child
             ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
+_LAUNCHER: Final = """\
+import ctypes, os, signal, sys
+try:
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+except (OSError, AttributeError):
+    pass
+if os.getppid() != int(sys.argv[1]):
+    sys.exit("the arena exited before its bot started")
+try:
+    os.execvp(sys.argv[2], sys.argv[2:])
+except OSError as error:
+    sys.exit(f"cannot run {sys.argv[2]!r}: {error.strerror}")
+"""
+"""Sets the parent-death signal, then becomes the bot (the signal survives ``exec``).
+A ``preexec_fn`` would do it in the forked child before ``exec``, but that makes
+Python fork the whole arena, gRPC's threads included, and run gRPC's fork handlers in
+the child, which can abort it (a bot, or a test's server, died with SIGABRT before it
+started)."""
+
+
+def launched(argv: list[str]) -> list[str]:
+    """``argv`` started through the launcher on Linux (as is elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return argv
+    return [sys.executable, "-S", "-c", _LAUNCHER, str(os.getpid()), *argv]
+
+
 def command_argv(command: str) -> list[str]:
     """The argv of a bot command, with ``--port 0`` appended."""
     argv = shlex.split(command)
@@ -76,12 +103,11 @@ class ManagedBot:
         argv = command_argv(self.command)
         try:
             process = await asyncio.create_subprocess_exec(
-                *argv,
+                *launched(argv),
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 stdin=asyncio.subprocess.DEVNULL,
                 cwd=self.cwd,
-                preexec_fn=die_with_parent,
             )
         except OSError as error:
             raise BotStartError(
