@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Issue 12's check of a suite that never flakes: RUNS runs of ./scripts/test, each from a
+# fresh clone of COMMIT (run A), while a second full suite runs beside it the whole time
+# (run B: fresh clones too, one after another, until A is done).
+#
+#   scripts/suite_beside_suite.sh [COMMIT [RUNS [FOLDER]]]
+#
+# COMMIT defaults to HEAD, RUNS to 10, FOLDER (clones and logs) to a new temporary
+# folder. One line per finished run goes to FOLDER/log.txt (and stdout): the run, its exit
+# status, seconds, the load average and pytest's summary lines. Each run's output is
+# FOLDER/a-N.log or b-N.log. The exit status is 0 only if every A run passed. A pair takes
+# about 10 minutes on an otherwise idle 2-core machine; after the last A run, the B run
+# under way is played out. Stop it early with Ctrl-C. SUITE (environment) replaces
+# ./scripts/test, e.g. SUITE=true to try the script itself.
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+commit=$(git -C "$repo" rev-parse "${1:-HEAD}")
+runs=${2:-10}
+folder=${3:-$(mktemp -d /tmp/suite-beside-suite.XXXXXX)}
+mkdir -p "$folder"
+log=$folder/log.txt
+say() { echo "$*" | tee -a "$log"; }
+summary() { grep -E '^=+ .*(passed|failed)|^[0-9]+ passed' "$1" | tr '\n' ' '; }
+
+run() {  # run LABEL N: one fresh clone, its suite, its line in the log
+  local clone=$folder/clone-$1-$2 started status
+  rm -rf "$clone"
+  git clone -q "$repo" "$clone" && git -C "$clone" checkout -q "$commit"
+  started=$(date +%s)
+  (cd "$clone" && ${SUITE:-./scripts/test} > "$folder/$1-$2.log" 2>&1)
+  status=$?
+  say "$1 run $2 rc=$status $(( $(date +%s) - started ))s $(date -u +%T)" \
+    "load=$(cut -d' ' -f1-3 /proc/loadavg) $(summary "$folder/$1-$2.log")"
+  rm -rf "$clone"
+  return $status
+}
+
+say "start $(date -u +%FT%TZ) commit $commit, $runs runs, in $folder"
+( n=0; while [ ! -f "$folder/done" ]; do n=$((n + 1)); run b $n; done ) &
+beside=$!
+failed=0
+for n in $(seq 1 "$runs"); do
+  run a "$n" || failed=$((failed + 1))
+done
+touch "$folder/done"
+wait $beside
+say "end $(date -u +%FT%TZ): $((runs - failed)) of $runs A runs passed"
+[ $failed -eq 0 ]
