@@ -14,6 +14,7 @@ from sdk_support import Table, async_stub, play_table, served, start_message
 from arena.games import abluxxen as ab
 from arena.games.abluxxen.greedy import GreedyPolicy
 from arena.policies import MatchEnd, MatchInfo, Policy, RandomPolicy
+from arena.referee.seats import _status_now
 from arena.sdk.inbox import Inbox, Received
 from arena.sdk.servicer import INLINE_LIMIT_S, QUICK_STREAK, _Pace
 from arena.v1 import abluxxen_pb2, bot_pb2
@@ -247,16 +248,28 @@ class Broken:
 async def first_decision_status(
     factory: Any, messages: list[bot_pb2.ArenaMessage]
 ) -> tuple[grpc.StatusCode, str]:
-    """Send ``messages`` (then half-close) and return the call's status."""
+    """Send ``messages`` (then half-close) and return the status the bot ended the call
+    with. The bot may end it before every message is written: a write on the ended call
+    fails, and grpc then replaces the call's status with a local INTERNAL one, so the
+    status is kept as the call finishes (as the referee's seats keep it)."""
     async with served(factory) as (channel, _):
         call = async_stub(channel).Play()
-        for msg in messages:
-            await call.write(msg)
-        await call.done_writing()
+        ended: list[tuple[grpc.StatusCode, str] | None] = []
+        call.add_done_callback(lambda done: ended.append(_status_now(done)))
+        try:
+            for msg in messages:
+                await call.write(msg)
+            await call.done_writing()
+        except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+            pass  # the bot has ended the call
         with contextlib.suppress(grpc.aio.AioRpcError):  # read raises on a failed call
             while await read(call) is not grpc.aio.EOF:
                 pass
-        return await call.code(), await call.details()
+        await call.code()
+        assert ended, "the call's done callback ran"
+        status = ended[0]
+        assert status is not None
+        return status
 
 
 def start_and_decide() -> list[bot_pb2.ArenaMessage]:
