@@ -89,10 +89,10 @@ def test_a_command_that_cannot_run_is_named_with_the_reason(tmp_path: Path) -> N
 
 
 LISTENING_BOT = (
-    "python -c \"import time; print('arena-bot listening on 127.0.0.1:9', flush=True); "
-    'time.sleep(60)"'
+    "python -c \"import signal; print('arena-bot listening on 127.0.0.1:9', flush=True); "
+    'signal.pause()"'
 )
-"""A bot command that only says where it listens."""
+"""A bot command that only says where it listens, then waits for the arena's SIGTERM."""
 
 
 async def _echo_traffic(stop: asyncio.Event) -> None:
