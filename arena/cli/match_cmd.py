@@ -51,7 +51,11 @@ def register(sub: Any) -> None:
         "--bot", action="append", required=True, metavar="NAME=HOST:PORT", help="a seat"
     )
     add_match_options(parser)
-    parser.add_argument("--record", metavar="FILE", help="write the match record here")
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the match record here (gzip if FILE ends in .gz, else plain JSON lines)",
+    )
     parser.set_defaults(run=run)
 
 

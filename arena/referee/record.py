@@ -1,4 +1,6 @@
-"""Match records: gzip-compressed JSON lines.
+"""Match records: JSON lines, gzip-compressed (always in a database; in a file whose name
+ends in ``.gz``; a file named otherwise is written as plain text, as its name promises,
+and both read back).
 
 Line 1 is the header (``type: match``: id, config, seat names, time limits); then one
 line per decision (``type: decision``: number, seat, decision kind, action code, the time
@@ -23,6 +25,9 @@ from typing import Any
 from arena.games import DEFAULT_GAME, AnyGame, UnknownGameError
 from arena.games import get as get_game
 
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first two bytes of every gzip stream."""
+
 
 class RecordError(ValueError):
     """A file that is not a readable match record."""
@@ -45,13 +50,17 @@ def _text(lines: Iterable[dict[str, Any]], game_record_json: str | None) -> str:
 def write_record(
     path: str | Path, lines: Iterable[dict[str, Any]], game_record_json: str | None = None
 ) -> None:
-    """Write a record atomically (a crash never leaves half a file under ``path``)."""
+    """Write a record atomically (a crash never leaves half a file under ``path``),
+    gzip-compressed if the name ends in ``.gz`` and plain JSON lines otherwise."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as raw:
-            raw.write(encode_record(lines, game_record_json))
+            if target.name.endswith(".gz"):
+                raw.write(encode_record(lines, game_record_json))
+            else:
+                raw.write(_text(lines, game_record_json).encode())
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -65,9 +74,9 @@ def encode_record(lines: Iterable[dict[str, Any]], game_record_json: str | None 
 
 
 def decode_record(data: bytes) -> list[dict[str, Any]]:
-    """Record lines from ``encode_record``'s bytes."""
+    """Record lines from ``encode_record``'s bytes (or from plain JSON lines)."""
     try:
-        text = gzip.decompress(data).decode()
+        text = (gzip.decompress(data) if data[:2] == GZIP_MAGIC else data).decode()
         lines = [json.loads(line) for line in text.splitlines() if line]
     except (OSError, EOFError, zlib.error, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise RecordError(f"not a match record: {error}") from None

@@ -59,7 +59,26 @@ def test_replay_for_one_seat_hides_the_others(tmp_path: Path) -> None:
     assert seat0[-1].startswith("final ranks")
 
 
-@pytest.mark.parametrize("content", [b"", b"not gzip", b"\x1f\x8b\x08\x00garbage"])
+def test_a_record_file_not_named_gz_is_plain_json_lines(tmp_path: Path) -> None:
+    outcome = _match(2, "amigo")
+    path = tmp_path / "m.jsonl"
+    write_record(path, outcome.record, outcome.game_record_json)
+    text = path.read_text(encoding="utf-8")  # not gzip: the name says JSON lines
+    assert [json.loads(line) for line in text.splitlines()] == json.loads(
+        json.dumps(outcome.record)
+    )
+    assert read_record(path) == read_record_of(tmp_path / "m.jsonl.gz", outcome)
+
+
+def read_record_of(path: Path, outcome: MatchOutcome) -> list[dict[str, object]]:
+    write_record(path, outcome.record, outcome.game_record_json)
+    assert path.read_bytes()[:2] == b"\x1f\x8b"  # gzip, as the name says
+    return read_record(path)
+
+
+@pytest.mark.parametrize(
+    "content", [b"", b"not gzip", b"\x1f\x8b\x08\x00garbage", b'{"type": "match"}\n']
+)
 def test_unreadable_records_are_a_clear_error(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "bad.gz"
     path.write_bytes(content)
