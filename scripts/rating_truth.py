@@ -5,13 +5,15 @@ Each simulated league runs the league's real scheduler (arena.league.schedule) a
 rater (arena.league.commit.Standings: TrueSkill) on matches played in process: no gRPC,
 the policies are called directly on the engine. The field is greedy taking a uniformly
 random legal action with probability eps, eps in {0, .1, .2, .35, .5, .65, .8, 1}, so
-the true order is known (lower eps is better). A second field of known order
-(``--field budgets``) puts the search bot on top: ismcts at 200, 100 and 50 iterations
-per decision (each doubling measured to win 9-10 points more against greedy:
-docs/BENCHMARKS.md "ISMCTS"), then greedy and greedy with eps .2, .5, .8 and 1; its
-matches cost about 2.5 s of CPU each instead of 10 ms. Every match is played fresh (about 10 ms
-each), with its deal seeded by the league and the match index: no pool of pre-played
-matches, so leagues are independent and the statistics are those of real leagues.
+the true order is known (lower eps is better). A second field (``--field search``) is
+the search bot alone: ismcts at 200, 100, 50 and 25 iterations per decision, then greedy
+(each doubling measured to win 9-10 points more against greedy: docs/BENCHMARKS.md
+"ISMCTS"); its matches cost seconds of CPU each instead of 10 ms. (``--field budgets``
+mixes the search with greedy at several rates of random moves; the search's model of
+the other seats is wrong against those, and that order does not hold.) Every match is
+played fresh, with its deal seeded by the league and the match index: no pool of
+pre-played matches, so leagues are independent and the statistics are those of real
+leagues.
 
 After every round (each bot one more match) it looks at the leaderboard's order
 (conservative skill, as every leaderboard sorts) and reports:
@@ -68,8 +70,13 @@ FIELDS: dict[str, tuple[Bot, ...]] = {
         ("ismcts", 50),
         *(("eps", e) for e in (0.0, 0.2, 0.5, 0.8, 1.0)),
     ),
+    "search": (*(("ismcts", i) for i in (200, 100, 50, 25)), ("eps", 0.0)),
 }
-"""The fields of known order, best first."""
+"""The fields of known order, best first. ``budgets`` mixes the search with random
+movers, against which its model of the other seats (greedy) is wrong, and the order does
+not hold there (docs/RATINGS.md); ``search`` is the search alone, each budget half the
+one above, over greedy (which the search models, and which the search at one iteration
+is)."""
 CHECKPOINTS = (5, 10, 15, 20, 30, 40, 60, 80, 120, 160, 240, 320, 400)
 TRUESKILL_DEFAULT_TAU = 25 / 300
 SETTLED_TAU = 0.9
@@ -134,6 +141,7 @@ class LeagueResult:
     seat_ranks: list[list[float]] = field(default_factory=list)
     final_tau: float = 0.0
     final_order: list[str] = field(default_factory=list)  # the leaderboard at the end
+    places: dict[str, list[int]] = field(default_factory=dict)  # bot -> its rank per match
 
 
 def kendall_tau(order: list[int]) -> float:
@@ -203,9 +211,10 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
                 group = []
         else:
             standings.apply(standings.rated(rows))
-        for seat in range(k):
+        for seat, bot in enumerate(table.seats):
             result.seat_points[seat].append(outcome.scores[seat])
             result.seat_ranks[seat].append(outcome.ranks[seat])
+            result.places.setdefault(bot, []).append(outcome.ranks[seat])
         done = index + 1
         if (done * k) % n:
             continue
@@ -284,6 +293,16 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         "mean final place (true place = position in the field): "
         + ", ".join(f"{name} {place:.2f}" for name, place in places.items())
     )
+    # The field's order measured directly, without the rater: each bot's mean rank at its
+    # tables. A field is of known order only if these come out in its order.
+    at_tables = {
+        bot_name(b): mean_se([x for r in results for x in r.places.get(bot_name(b), [])])
+        for b in settings.field
+    }
+    print(
+        "mean rank at its tables (1 = first): "
+        + ", ".join(f"{name} {m:.3f} ± {se:.3f}" for name, (m, se) in at_tables.items())
+    )
     stops = [r for r in results if not math.isinf(r.stop_at)]
     wrong = sum(r.stop_wrong for r in stops) / len(results)
     stop_median = statistics.median([r.stop_at for r in results])
@@ -323,6 +342,9 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         "games_per_bot": settings.games_per_bot,
         "seats": seats,
         "mean_final_place": {name: round(place, 2) for name, place in places.items()},
+        "mean_rank_at_tables": {
+            name: [round(m, 3), round(se, 3)] for name, (m, se) in at_tables.items()
+        },
         "wall_s": round(wall, 1),
     }
 
@@ -356,7 +378,8 @@ def main() -> None:
         default="eps",
         choices=sorted(FIELDS),
         help="eps: greedy with random moves at 8 rates; budgets: ismcts at 200, 100 and 50 "
-        "iterations above greedy and four eps bots",
+        "iterations above greedy and four eps bots; search: ismcts at 200, 100, 50 and 25 "
+        "iterations above greedy",
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
@@ -384,7 +407,12 @@ def main() -> None:
     summary = report(settings, results, time.monotonic() - started)
     if args.dump:
         Path(args.dump).write_text(json.dumps([r.p_bins for r in results]))
-    print(json.dumps({k: None if v == math.inf else v for k, v in summary.items()}))
+    # JSON has no infinity or NaN: "never" and "no checkpoint reached" are null.
+    print(json.dumps({k: None if _not_finite(v) else v for k, v in summary.items()}))
+
+
+def _not_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
 
 
 if __name__ == "__main__":
