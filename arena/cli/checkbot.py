@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from pathlib import Path
 from typing import Any
 
 from arena.referee.channels import ChannelPool, EndpointError, parse_bot_endpoint
@@ -19,6 +18,7 @@ from arena.referee.conformance import CheckReport, check_bot
 from arena.referee.faults import Fault, FaultKind
 from arena.text import shown
 
+from .entrants import EntrantError, add_bot_ca_option, bot_roots
 from .game_option import GameOptionError, add_game_option, chosen_game
 from .match_cmd import MAX_LIMIT
 
@@ -35,11 +35,7 @@ def register(sub: Any) -> None:
         metavar="HOST:PORT",
         help="where the bot listens; tls://HOST:PORT for a bot that serves TLS",
     )
-    parser.add_argument(
-        "--bot-ca",
-        metavar="PEM",
-        help="roots to trust for a tls:// bot (default: the system's), as `arena serve` takes",
-    )
+    add_bot_ca_option(parser)
     add_game_option(parser, preset=False)
     parser.add_argument("--games", type=int, default=6, help="games to play (default 6)")
     parser.add_argument(
@@ -81,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
             )
             return 2
         try:
-            roots = Path(args.bot_ca).read_bytes()
-        except OSError as error:
-            print(f"arena check-bot: cannot read --bot-ca: {error}", file=sys.stderr)
+            roots = bot_roots(args)
+        except EntrantError as error:
+            print(f"arena check-bot: {error}", file=sys.stderr)
             return 2
     report = asyncio.run(_check(args, roots))
     print_report(report)

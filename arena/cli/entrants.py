@@ -3,18 +3,46 @@ built-in in-process policies (``random``, ``greedy``, or ``NAME=random``)."""
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from arena.names import BadNameError, check_name
 from arena.policies.registry import builtin_factory
-from arena.referee.channels import EndpointError, parse_endpoint
+from arena.referee.channels import EndpointError, RootsError, parse_bot_endpoint, read_roots
 
-__all__ = ["EntrantError", "EntrantSpec", "builtin_factory", "parse_entrants"]
+__all__ = [
+    "EntrantError",
+    "EntrantSpec",
+    "add_bot_ca_option",
+    "bot_roots",
+    "builtin_factory",
+    "parse_entrants",
+]
 
 
 class EntrantError(ValueError):
     """A ``--bot`` argument that names no bot."""
+
+
+def add_bot_ca_option(parser: argparse.ArgumentParser) -> None:
+    """``--bot-ca FILE``, for every command that calls bots."""
+    parser.add_argument(
+        "--bot-ca",
+        metavar="FILE",
+        help="PEM roots to trust for tls://HOST:PORT bots (default: the system's roots)",
+    )
+
+
+def bot_roots(args: argparse.Namespace) -> bytes | None:
+    """The roots ``--bot-ca`` names (None: the system's); EntrantError if the file cannot
+    be used."""
+    if not args.bot_ca:
+        return None
+    try:
+        return read_roots(args.bot_ca)
+    except RootsError as error:
+        raise EntrantError(f"--bot-ca: {error}") from None
 
 
 def _name(name: str) -> str:
@@ -31,7 +59,7 @@ class EntrantSpec:
     name: str
     """The entrant's unique name."""
     endpoint: str | None = None
-    """HOST:PORT of a remote bot."""
+    """HOST:PORT of a remote bot (tls://HOST:PORT for one serving TLS)."""
     builtin: str | None = None
     """Name of a built-in policy."""
 
@@ -49,7 +77,7 @@ def parse_entrant(text: str, builtins: Collection[str]) -> EntrantSpec:
             f"--bot {text!r}: {target!r} is neither HOST:PORT nor a built-in bot ({known})"
         )
     try:
-        parse_endpoint(target)
+        parse_bot_endpoint(target)
     except EndpointError as error:
         raise EntrantError(f"--bot {text!r}: {error}") from None
     if not sep:

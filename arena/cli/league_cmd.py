@@ -29,7 +29,7 @@ from arena.league.runner import LeagueError, run_league
 from arena.store import Store, StoreError, is_postgres_url, masked, open_store
 from arena.text import shown
 
-from .entrants import EntrantError, parse_entrant
+from .entrants import EntrantError, add_bot_ca_option, parse_entrant
 from .game_option import add_game_option
 
 
@@ -112,6 +112,7 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--ray-address", help="HOST:PORT of a running Ray cluster (default: start a local one)"
     )
+    add_bot_ca_option(parser)
     parser.add_argument(
         "--resume",
         action="store_true",
@@ -192,6 +193,7 @@ def run(args: argparse.Namespace) -> int:
             "executor": args.executor,
             "workers": args.workers,
             "ray_address": args.ray_address,
+            "bot_ca": args.bot_ca,
         }
         config = build_config(file_settings, overrides)
     except (LeagueConfigError, EntrantError) as error:

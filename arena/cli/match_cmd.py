@@ -16,7 +16,14 @@ from arena.referee.hello import hello, unsupported
 from arena.referee.record import write_record
 from arena.text import shown
 
-from .entrants import EntrantError, EntrantSpec, builtin_factory, parse_entrants
+from .entrants import (
+    EntrantError,
+    EntrantSpec,
+    add_bot_ca_option,
+    bot_roots,
+    builtin_factory,
+    parse_entrants,
+)
 from .game_option import GameOptionError, add_game_option, chosen_game, chosen_preset
 from .paths import output_path_problem
 
@@ -51,6 +58,7 @@ def register(sub: Any) -> None:
         "--bot", action="append", required=True, metavar="NAME=HOST:PORT", help="a seat"
     )
     add_match_options(parser)
+    add_bot_ca_option(parser)
     parser.add_argument(
         "--record",
         metavar="FILE",
@@ -70,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         game = chosen_game(args.game)
         preset = chosen_preset(game, args.preset)
         entrants = parse_entrants(args.bot, game.policies)
+        roots = bot_roots(args)
         config = game.make_config(len(entrants), preset, deals=args.deals)
     except (EntrantError, GameOptionError, InvalidOptionsError) as error:
         return _fail(str(error))
@@ -93,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     spec = match_spec(game, config, args)
     seed = spec.seed
     try:
-        outcome = asyncio.run(_play(spec, entrants, seed, preset))
+        outcome = asyncio.run(_play(spec, entrants, seed, preset, roots))
     except EntrantError as error:
         return _fail(str(error))
     print_outcome(outcome, seed)
@@ -157,9 +166,9 @@ async def entrant_seats(
 
 
 async def _play(
-    spec: MatchSpec, entrants: list[EntrantSpec], seed: int, preset: str
+    spec: MatchSpec, entrants: list[EntrantSpec], seed: int, preset: str, roots: bytes | None
 ) -> MatchOutcome:
-    pool = ChannelPool()
+    pool = ChannelPool(root_certificates=roots)
     try:
         seats = await entrant_seats(
             spec.game, entrants, pool, random.Random(seed), players=len(entrants), preset=preset

@@ -20,7 +20,7 @@ from arena.league.config import DEFAULT_DB
 from arena.names import BadNameError, check_name
 from arena.referee.human import DEFAULT_THINK_S
 
-from .entrants import EntrantError, parse_entrants
+from .entrants import EntrantError, add_bot_ca_option, bot_roots, parse_entrants
 from .game_option import GameOptionError, add_game_option, chosen_game, chosen_preset
 from .web_cmd import missing_web_packages
 
@@ -58,6 +58,7 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--deadline-ms", type=int, default=1000, help="the bots' deadline per decision"
     )
+    add_bot_ca_option(parser)
     parser.add_argument("--db", default=DEFAULT_DB, help=f"record here (default {DEFAULT_DB})")
     parser.add_argument(
         "--rated", action="store_true", help="rate the match on the ladder play/GAME/PRESET/Np"
@@ -89,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         game = chosen_game(args.game)
         preset = chosen_preset(game, args.preset)
         entrants = parse_entrants(args.bot, game.policies)
+        roots = bot_roots(args)
         players = len(entrants) + 1
         config = game.make_config(players, preset)
     except (EntrantError, GameOptionError, InvalidOptionsError) as error:
@@ -138,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(database_source(args.db), play=room)
 
     async def ready(url: str) -> None:
-        pool = ChannelPool()
+        pool = ChannelPool(root_certificates=roots)
         try:
             seats = await entrant_seats(
                 game,

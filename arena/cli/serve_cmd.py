@@ -26,6 +26,7 @@ from arena.server.config import (
 from arena.store import StoreError, masked
 from arena.text import ShownLogFormatter, shown
 
+from .entrants import add_bot_ca_option
 from .game_option import add_game_option
 from .web_cmd import READY as WEB_READY
 from .web_cmd import missing_web_packages
@@ -74,7 +75,7 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--tls-cert", help="PEM certificate chain: serve the arena over TLS")
     parser.add_argument("--tls-key", help="PEM private key of --tls-cert")
-    parser.add_argument("--bot-ca", help="PEM roots to trust for tls://HOST:PORT bot endpoints")
+    add_bot_ca_option(parser)
     parser.add_argument("--deadline-ms", type=int, default=1000, help="per decision (1000)")
     parser.add_argument("--max-strikes", type=int, default=3, help="faults before a forfeit (3)")
     parser.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")

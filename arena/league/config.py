@@ -37,7 +37,7 @@ from arena.games import get as get_game
 from arena.league.rating import MAX_DRAW_PROBABILITY, MAX_TAU
 from arena.league.schedule import RATED_SCHEDULES
 from arena.names import check_name
-from arena.referee.channels import EndpointError, parse_endpoint
+from arena.referee.channels import EndpointError, RootsError, parse_bot_endpoint, read_roots
 
 SCHEDULES: Final = ("informative", "balanced", "random", "rating")
 EXECUTORS: Final = ("local", "processes", "ray")
@@ -145,6 +145,10 @@ class LeagueConfig:
     CPU of the Ray cluster)."""
     ray_address: str = ""
     """A running Ray cluster's HOST:PORT (default: a local cluster for this league)."""
+    bot_ca: str = ""
+    """A PEM file of the roots trusted for ``tls://`` bots (default: the system's roots).
+    Read where the matches run (each worker reads it). Not part of the league's
+    identity: it changes how bots are reached, not what the matches are."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", preset_or_default(self.game, self.preset))
@@ -373,7 +377,7 @@ def validate(config: LeagueConfig) -> None:
             raise LeagueConfigError(str(error)) from None
         if bot.endpoint is not None:
             try:
-                parse_endpoint(bot.endpoint)
+                parse_bot_endpoint(bot.endpoint)
             except EndpointError as error:
                 raise LeagueConfigError(f"bot {bot.name!r}: {error}") from None
         if bot.builtin is not None and bot.builtin not in game.policies:
@@ -396,6 +400,11 @@ def validate(config: LeagueConfig) -> None:
     problem = executor_problem(config.executor, config.workers, config.ray_address)
     if problem is not None:
         raise LeagueConfigError(problem)
+    if config.bot_ca:
+        try:
+            read_roots(config.bot_ca)
+        except RootsError as error:
+            raise LeagueConfigError(f"bot_ca: {error}") from None
     if config.matches < 0 or (config.matches == 0 and not config.stops_by_rule):
         raise LeagueConfigError(
             "give --matches N (N > 0) or a stopping rule (--until separated, --until-sigma X)"

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 from arena.policies import Policy
 from arena.policies.registry import builtin_factory
 from arena.referee import DownSeat, LocalSeat, RemoteSeat, Seat
-from arena.referee.channels import ChannelPool
+from arena.referee.channels import ChannelPool, RootsError, read_roots
 from arena.referee.hello import hello, unsupported
 
 from .config import LeagueConfig
@@ -69,6 +69,7 @@ class Entrants:
         self.endpoints = {b.name: b.endpoint for b in config.bots if b.endpoint is not None}
         self.builtin = {b.name: b.builtin for b in config.bots if b.builtin is not None}
         self.pool = ChannelPool()
+        """Replaced in ``start`` by one trusting ``bot_ca`` if the league names one."""
         self.suspect: set[str] = set()
         self._restart_lock = asyncio.Lock()
         self.last_words: dict[str, list[str]] = {}
@@ -77,6 +78,13 @@ class Entrants:
 
     async def start(self) -> None:
         """Start managed bots, then Hello every bot; any failure stops the league."""
+        if self.config.bot_ca:
+            # Read where the matches run: a worker on another node reads its own copy.
+            try:
+                roots = read_roots(self.config.bot_ca)
+            except RootsError as error:
+                raise EntrantsError(f"bot_ca: {error}") from None
+            self.pool = ChannelPool(root_certificates=roots)
         try:
             for bot in self.managed.values():
                 self.endpoints[bot.name] = await bot.start()

@@ -18,6 +18,7 @@ import asyncio
 import ipaddress
 import re
 import weakref
+from pathlib import Path
 from typing import Final
 
 import grpc
@@ -94,6 +95,29 @@ _OPTIONS: Final = (
     ("grpc.max_send_message_length", 16 << 20),
     ("grpc.enable_retries", 0),
 )
+
+
+class RootsError(ValueError):
+    """A CA file (``--bot-ca``) that cannot be used, saying why."""
+
+
+PEM_CERTIFICATE: Final = b"-----BEGIN CERTIFICATE-----"
+
+
+def read_roots(path: str | Path) -> bytes:
+    """The PEM roots in ``path`` (``--bot-ca``), checked before any bot is called: a
+    missing file or one without a certificate would otherwise surface only as every TLS
+    bot's failed handshake. RootsError says what is wrong."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise RootsError(f"cannot read the CA file {path}: {error.strerror or error}") from None
+    if PEM_CERTIFICATE not in data:
+        raise RootsError(
+            f"the CA file {path} holds no PEM certificate (a {PEM_CERTIFICATE.decode()} "
+            "block): give the certificate of the CA that signed the bots' certificates"
+        )
+    return data
 
 
 def open_channel(endpoint: str, *, root_certificates: bytes | None = None) -> grpc.aio.Channel:

@@ -19,6 +19,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from arena.league.executors import Executor
+from arena.referee.channels import read_roots
 from arena.sdk.server import listen_problem
 from arena.store import Store, StoreError, open_store
 from arena.v1 import arena_pb2, arena_pb2_grpc
@@ -194,7 +195,7 @@ async def start_arena(
             f"another `arena serve` is already using {store.where}; stop it first, or give "
             "this one another --db",
         )
-        roots = Path(config.bot_ca).read_bytes() if config.bot_ca else None
+        roots = read_roots(config.bot_ca) if config.bot_ca else None
         try:
             ladder = Ladder(config, store, root_certificates=roots, clock=clock)
         except Exception as error:  # its first write: the ladder's row

@@ -17,7 +17,7 @@ from arena.games import (
 from arena.games import get as get_game
 from arena.league.config import executor_problem
 from arena.league.rating import LADDER_TAU, MAX_TAU
-from arena.referee.channels import loopback_host
+from arena.referee.channels import RootsError, loopback_host, read_roots
 
 from .allowlist import DEFAULT_ALLOW, Allowlist, AllowlistError
 
@@ -204,3 +204,8 @@ def validate(config: ServeConfig) -> None:
     for path in (config.tls_cert, config.tls_key, config.bot_ca):
         if path is not None and not Path(path).is_file():
             raise ServeConfigError(f"no file {path}")
+    if config.bot_ca is not None:
+        try:
+            read_roots(config.bot_ca)
+        except RootsError as error:
+            raise ServeConfigError(f"--bot-ca: {error}") from None
