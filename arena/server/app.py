@@ -242,8 +242,8 @@ async def start_arena(
         _log_connection_limits(config, fds, cap)
 
         async def report_health(serving: bool) -> None:
-            # NOT_SERVING while the database cannot be written (the ladder's status says
-            # why); ignored once shutdown has begun.
+            # NOT_SERVING while the database cannot be written or no worker is left (the
+            # ladder's status says why); ignored once shutdown has begun.
             status = health_pb2.HealthCheckResponse.SERVING
             if not serving:
                 status = health_pb2.HealthCheckResponse.NOT_SERVING

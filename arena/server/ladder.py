@@ -45,7 +45,7 @@ from functools import partial
 from typing import Any, Final
 
 from arena.league.commit import Standings, rate_and_record
-from arena.league.executors import Executor, executor_for
+from arena.league.executors import Executor, ExecutorError, executor_for
 from arena.league.executors.base import LocalExecutor
 from arena.league.rating import RatingModel
 from arena.league.results import match_id
@@ -192,6 +192,9 @@ class Ladder:
         self._looked = False
         """The scheduler has looked at the bots once (until then the status is
         "starting")."""
+        self._halted: str | None = None
+        """Why no match can be played in this run any more (every worker of the executor
+        died), or None."""
         self._matchmaker = Matchmaker(self.model)
         self._game_config = config.game_config()
         self._game_json = self.game.config_to_json(self._game_config)
@@ -338,7 +341,7 @@ class Ladder:
 
     async def _report_health(self) -> None:
         """Tell ``report_health`` when the ladder starts or stops being able to serve."""
-        serving = self._pause is None
+        serving = self._pause is None and self._halted is None
         if serving != self._health_reported and self.report_health is not None:
             self._health_reported = serving
             await self.report_health(serving)
@@ -390,8 +393,8 @@ class Ladder:
             if b.status is BotStatus.ACTIVE and not self._suspend_if_not_allowed(b)
         ]
         self.active_bots = len(active)
-        if self._pause is not None:
-            return  # the database cannot be written: no match starts
+        if self._pause is not None or self._halted is not None:
+            return  # the database cannot be written, or no worker is left: no match starts
         by_name = {b.name: b for b in active}
         now = asyncio.get_running_loop().time()
         self._rests_until = {n: t for n, t in self._rests_until.items() if t > now}
@@ -470,6 +473,12 @@ class Ladder:
                 f"{kept} finished match(es) kept until then, {len(self.running)} in play"
             )
             kind = "paused"  # logged by _store_failed, with what to do
+        elif self._halted is not None:
+            status = (
+                f"halted: no match can be played ({self._halted}); restart arena serve to "
+                f"play again; {self.rated_matches} rated match(es) so far"
+            )
+            kind = "halted"  # logged by _halt
         elif active < size:
             status = (
                 f"waiting: {active} active bot(s), a table needs {size}; matches start when "
@@ -489,7 +498,7 @@ class Ladder:
         status, kind = self._status()
         if kind != self._logged_status:
             self._logged_status = kind
-            if kind != "paused":
+            if kind not in ("paused", "halted"):
                 log.info("ladder %s", status)
 
     # ------------------------------------------------------------ a match
@@ -550,6 +559,8 @@ class Ladder:
             )
             outcome: ServedOutcome = await self.executor.play(job)
             self._commit(outcome, table)
+        except ExecutorError as error:  # every worker died: nothing can be played now
+            self._halt(str(error))
         except Exception:  # a bug, not a bot fault: keep the ladder going, say so loudly
             log.exception("ladder match %s among %s failed", current or "(unstarted)", names)
         finally:
@@ -565,6 +576,21 @@ class Ladder:
             if task is not None:
                 self._tasks.discard(task)
             self.wake()
+
+    def _halt(self, why: str) -> None:
+        """Start no more matches in this run, and say so once: else every match would
+        fail at once and the scheduler would start the next in a tight loop."""
+        if self._halted is not None:
+            return
+        lost = self.executor.report.lost  # the executor's own words speak of a league
+        self._halted = f"every worker died: {'; '.join(lost)}" if lost else why
+        log.error(
+            "ladder halted: no match can be played (%s). Reads, submissions and "
+            "verifications go on; every finished match is recorded. Restart `arena serve` "
+            "to play again.",
+            self._halted,
+        )
+        self.wake()
 
     def _commit(self, outcome: ServedOutcome, table: tuple[BotEntry, ...]) -> None:
         finished = outcome.finished

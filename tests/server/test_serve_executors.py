@@ -10,7 +10,9 @@ import signal
 import sqlite3
 from pathlib import Path
 
+import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from arena.v1 import arena_pb2
 
@@ -65,6 +67,53 @@ def test_serve_plays_on_worker_processes_and_survives_losing_one(tmp_path: Path)
     finally:
         procs.kill_all()
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers[1:]), "workers stopped"
+
+
+@pytest.mark.slow
+def test_serve_halts_its_ladder_plainly_when_every_worker_dies(tmp_path: Path) -> None:
+    """With no worker left every match would fail at once: the ladder starts no more,
+    says so once in the log and in its status line, and keeps serving reads."""
+    db, log = tmp_path / "serve.db", tmp_path / "serve.log"
+    alice = token(db, "alice")
+    procs = Processes()
+    try:
+        server = procs.serve(
+            db, "--table-size", "2", "--deadline-ms", "500", "--concurrency", "2",
+            "--bot-streams", "2", "--executor", "processes", "--workers", "1", stderr=log,
+        )  # fmt: skip
+        (worker,) = children(server.pid)
+        first, second = procs.bots([RANDOM_BOT], [GREEDY_BOT])
+        with stub(server.address) as client:
+            for name, bot in (("rando", first), ("greedy", second)):
+                submit(client, alice, name, bot.address)
+                wait_status(client, name, arena_pb2.BOT_STATUS_ACTIVE, 60)
+            wait_until(lambda: _rated(db) >= 2, 120, "2 rated matches")
+            os.kill(worker, signal.SIGKILL)
+
+            def halted() -> str | None:
+                status = client.ListBots(arena_pb2.ListBotsRequest(), timeout=5).ladder_status
+                return status if status.startswith("halted") else None
+
+            status = wait_until(halted, 60, "the ladder to say it halted")
+            assert "every worker died: processes worker 1 died" in status
+            assert "restart arena serve" in status
+            assert len(client.ListBots(arena_pb2.ListBotsRequest(), timeout=5).bots) == 2
+        with grpc.insecure_channel(server.address) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+
+            def not_serving() -> bool:
+                answer = health.Check(health_pb2.HealthCheckRequest(service=""), timeout=5)
+                return bool(answer.status == health_pb2.HealthCheckResponse.NOT_SERVING)
+
+            # Set by the ladder's loop once it wakes after the halt: waited for, not raced.
+            wait_until(not_serving, 30, "the health service to say NOT_SERVING")
+        text = log.read_text()
+        assert text.count("ladder halted") == 1, text
+        assert "ladder match" not in text, "no match failed for want of a worker"
+        server.popen.send_signal(signal.SIGTERM)
+        assert server.popen.wait(timeout=60) == 0
+    finally:
+        procs.kill_all()
 
 
 @pytest.mark.slow
