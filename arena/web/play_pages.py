@@ -21,6 +21,7 @@ from arena.games import AnyGame, InvalidOptionsError, all_games, get, seat_momen
 from arena.names import BadNameError, check_name
 from arena.policies.registry import builtin_factory
 from arena.referee import LocalSeat, Seat
+from arena.referee.channels import loopback_host
 from arena.referee.human import Moment
 
 from .app import Refused
@@ -66,6 +67,29 @@ def _admitted(request: Request, room: PlayRoom) -> bool:
     if settings.loopback:
         return False  # on loopback the token is not needed
     raise Refused(403, "give the play token: open the address printed with ?token=")
+
+
+def _posted_here(request: Request, room: PlayRoom) -> None:
+    """Refuse a form posted from another site (cross-site request forgery): on loopback
+    no token guards the tables, so any page the person visits could otherwise post
+    here. Browsers name the posting page's origin (``Origin``, ``Sec-Fetch-Site``); a
+    page that rebinds its own name's DNS to this machine posts with that name as
+    ``Host``, so on loopback without a token the host must be a loopback one too."""
+    if request.headers.get("sec-fetch-site") in ("cross-site", "same-site"):
+        raise Refused(403, "a form posted from another site is refused; play from this page")
+    host = request.headers.get("host", "")
+    origin = request.headers.get("origin")
+    if origin is not None and urllib.parse.urlsplit(origin).netloc != host:
+        raise Refused(403, "a form posted from another site is refused; play from this page")
+    settings = room.settings
+    if settings.loopback and settings.token is None:
+        name = urllib.parse.urlsplit(f"//{host}").hostname or ""
+        if not loopback_host(name):
+            raise Refused(
+                403,
+                "this table is served on loopback: open it as http://127.0.0.1:PORT (or "
+                "localhost), not under another name",
+            )
 
 
 def _keep_token(response: Response, room: PlayRoom, admitted_by_query: bool) -> Response:
@@ -160,6 +184,7 @@ async def play_choose(request: Request) -> Response:
     """The person chose: take it, then show the table when it is their turn again."""
     room = _room(request)
     _admitted(request, room)
+    _posted_here(request, room)
     table = _table(request, room)
     form = await _form(request)
     request_id, index, version = _int(form, "request"), _int(form, "choice"), _int(form, "version")
@@ -196,6 +221,7 @@ async def start_table(request: Request) -> Response:
     """Start a table from the form: game, preset, players, the bots' policy, a name."""
     room = _room(request)
     _admitted(request, room)
+    _posted_here(request, room)
     if not room.settings.offer_builtin:
         raise Refused(404, "this arena starts no tables from the page; see arena play")
     form = await _form(request)

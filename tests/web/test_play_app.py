@@ -20,6 +20,7 @@ from arena.web.play_record import UNRATED_LEAGUE
 from arena.web.play_room import PlayRoom, PlaySettings
 from arena.web.source import database_source
 
+HERE = "127.0.0.1:8000"
 FORM = {
     "game": "abluxxen",
     "players-abluxxen": "3",
@@ -33,7 +34,8 @@ def client(db: Path, **settings: Any) -> TestClient:
     open_store(db).close()
     room = PlayRoom(PlaySettings(db=db, **settings))
     app = create_app(database_source(db, read_rate=0.0), play=room)
-    return TestClient(app, follow_redirects=False)
+    # The address a person opens (Host 127.0.0.1:8000), as `arena play` prints it.
+    return TestClient(app, base_url=f"http://{HERE}", follow_redirects=False)
 
 
 @pytest.fixture
@@ -63,6 +65,36 @@ def test_beyond_loopback_the_tables_need_the_token(tmp_path: Path) -> None:
         assert c.get("/play?token=s3cret").status_code == 200  # and the cookie is kept
         assert c.get("/play").status_code == 200
         assert c.post("/play", data=FORM).status_code == 303
+
+
+@pytest.mark.parametrize(
+    ("headers", "refusal"),
+    [
+        ({"origin": "https://evil.example"}, "posted from another site"),
+        ({"origin": "null"}, "posted from another site"),  # a sandboxed page
+        ({"origin": "http://127.0.0.1:9999"}, "posted from another site"),  # another port
+        ({"sec-fetch-site": "cross-site"}, "posted from another site"),
+        ({"sec-fetch-site": "same-site"}, "posted from another site"),
+        # A site that rebinds its name's DNS to 127.0.0.1 posts as itself, same-origin.
+        ({"host": "evil.example:8000", "origin": "http://evil.example:8000"}, "loopback"),
+    ],
+)
+def test_forms_posted_from_another_site_are_refused(
+    web: TestClient, headers: dict[str, str], refusal: str
+) -> None:
+    answer = web.post("/play", data=FORM, headers=headers)
+    assert answer.status_code == 403
+    assert refusal in answer.text
+    room = web.app.state.play  # type: ignore[attr-defined]
+    assert not room.tables, "the refused form started a table"
+    started = web.post("/play", data=FORM)
+    assert started.status_code == 303
+    table = started.headers["location"]
+    choose = {"request": "1", "choice": "0", "version": "0"}
+    assert web.post(table, data=choose, headers=headers).status_code == 403
+    # The person's own page posts same-origin, as browsers say.
+    same = {"origin": f"http://{HERE}", "sec-fetch-site": "same-origin"}
+    assert web.post("/play", data=FORM, headers=same).status_code == 303
 
 
 def test_bad_forms_are_refused_in_plain_words(web: TestClient) -> None:
