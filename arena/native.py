@@ -65,6 +65,7 @@ PACKAGES: Final = {
         "settle.py",
         "state.py",
         "turn.py",
+        "wire_bytes.py",
     ),
     "arena.wire": ("encoding.py",),
 }

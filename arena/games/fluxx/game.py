@@ -35,13 +35,13 @@ from .state import Result, State, check_invariants
 from .wire import (
     action_from_proto,
     action_to_proto,
-    decide_request_bytes,
     decision_from_proto,
     result_from_proto,
     result_to_proto,
     rules_from_proto,
     rules_to_proto,
 )
+from .wire_bytes import decide_request_bytes
 
 CAP_RATE: Final = {
     "pegasus-2011": 0.00014,

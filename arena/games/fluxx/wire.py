@@ -1,18 +1,17 @@
 """Fluxx <-> protobuf (proto/arena/v1/fluxx.proto).
 
 A request is built from the seat's observation and the event views ``events.view``
-allows it (FLUXX.md §13): never from a state. The parts that repeat from one request to
-the next (legal actions, events, the rules) are encoded once and kept as bytes; the
-output is byte for byte what ``SerializeToString`` gives for the same message.
+allows it (FLUXX.md §13): never from a state. These are the messages; the referee writes
+a request's bytes directly (``wire_bytes``), byte for byte what ``SerializeToString``
+gives for these messages.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any, Final
 
 from arena.v1 import fluxx_pb2 as pb
-from arena.wire.encoding import bytes_field, int_field
 
 from .actions import (
     ACTIONS,
@@ -26,7 +25,7 @@ from .actions import (
     seat_action,
 )
 from .cards import NUM_CARDS
-from .events import FIELDS, is_private
+from .events import FIELDS
 from .observation import Observation
 from .options import GameConfig, RuleOptions, preset_of
 from .state import Event, Result
@@ -45,7 +44,6 @@ _SEAT_VERBS: Final = frozenset({ActionKind.GIVE_WAR, ActionKind.SEAT})
 _SIMPLE: Final = {a.kind: a for a in ACTIONS.values() if a.card < 0 and a.seat < 0}
 _ACTION_TYPES: Final = {int(kind) for kind in ActionKind}
 _KINDS: Final = {int(kind): kind for kind in DecisionKind}
-_CACHE_LIMIT: Final = 100_000
 
 
 class MalformedObservationError(ValueError):
@@ -339,62 +337,6 @@ def event_to_proto(event: Event, hidden: bool) -> pb.FluxxEvent:
             assert isinstance(value, int)
             setattr(msg, name, value)
     return msg
-
-
-_EVENTS: dict[tuple[Event, bool], bytes] = {}
-_LEGAL: dict[int, bytes] = {}
-
-
-def _event_entry(event: Event, hidden: bool) -> bytes:
-    key = (event, hidden)
-    entry = _EVENTS.get(key)
-    if entry is None:
-        entry = bytes_field(3, event_to_proto(event, hidden).SerializeToString())
-        if len(_EVENTS) >= _CACHE_LIMIT:
-            _EVENTS.clear()
-        _EVENTS[key] = entry
-    return entry
-
-
-def _legal_entry(action: Action) -> bytes:
-    entry = _LEGAL.get(action.code)
-    if entry is None:
-        entry = bytes_field(2, action_to_proto(action).SerializeToString())
-        _LEGAL[action.code] = entry
-    return entry
-
-
-def decision_bytes(obs: Observation, events: Sequence[Event]) -> bytes:
-    """``FluxxDecision(observation, legal, events as obs.seat sees them)``, serialized."""
-    seat = obs.seat
-    return b"".join(
-        [
-            bytes_field(1, observation_to_proto(obs).SerializeToString()),
-            *[_legal_entry(a) for a in obs.legal],
-            *[_event_entry(e, is_private(e, seat)) for e in events],
-        ]
-    )
-
-
-DECISION_FIELD: Final = 11
-"""DecideRequest's field number of the ``fluxx`` game (bot.proto)."""
-
-
-def decide_request_bytes(
-    request_id: int,
-    deadline_ms: int,
-    time_bank_ms: int,
-    obs: Observation,
-    events: Sequence[Event],
-) -> bytes:
-    """A serialized ``ArenaMessage{decide: DecideRequest{..., fluxx}}`` for ``obs.seat``."""
-    request = (
-        int_field(1, request_id)
-        + int_field(2, deadline_ms)
-        + int_field(3, time_bank_ms)
-        + bytes_field(DECISION_FIELD, decision_bytes(obs, events))
-    )
-    return bytes_field(2, request)
 
 
 def decision_from_proto(msg: pb.FluxxDecision) -> Observation:
