@@ -19,6 +19,7 @@ from arena.v1 import arena_pb2
 from .support import (
     GREEDY_BOT,
     RANDOM_BOT,
+    Proc,
     Processes,
     arena_cli,
     children,
@@ -38,23 +39,34 @@ def _rated(db: Path) -> int:
         return 0
 
 
+def _serving_two_bots(
+    procs: Processes, db: Path, log: Path, workers: int
+) -> tuple[Proc, list[int]]:
+    """`arena serve` on `workers` worker processes, two bots submitted and active; the
+    server and its workers' pids."""
+    alice = token(db, "alice")
+    concurrency = str(2 * workers)
+    server = procs.serve(
+        db, "--table-size", "2", "--deadline-ms", "500", "--concurrency", concurrency,
+        "--bot-streams", concurrency, "--executor", "processes", "--workers", str(workers),
+        stderr=log,
+    )  # fmt: skip
+    pids = children(server.pid)
+    assert len(pids) == workers
+    first, second = procs.bots([RANDOM_BOT], [GREEDY_BOT])
+    with stub(server.address) as client:
+        for name, bot in (("rando", first), ("greedy", second)):
+            submit(client, alice, name, bot.address)
+            wait_status(client, name, arena_pb2.BOT_STATUS_ACTIVE, 60)
+    return server, pids
+
+
 @pytest.mark.slow
 def test_serve_plays_on_worker_processes_and_survives_losing_one(tmp_path: Path) -> None:
     db, log = tmp_path / "serve.db", tmp_path / "serve.log"
-    alice = token(db, "alice")
     procs = Processes()
     try:
-        server = procs.serve(
-            db, "--table-size", "2", "--deadline-ms", "500", "--concurrency", "4",
-            "--bot-streams", "4", "--executor", "processes", "--workers", "2", stderr=log,
-        )  # fmt: skip
-        workers = children(server.pid)
-        assert len(workers) == 2
-        first, second = procs.bots([RANDOM_BOT], [GREEDY_BOT])
-        with stub(server.address) as client:
-            for name, bot in (("rando", first), ("greedy", second)):
-                submit(client, alice, name, bot.address)
-                wait_status(client, name, arena_pb2.BOT_STATUS_ACTIVE, 60)
+        server, workers = _serving_two_bots(procs, db, log, workers=2)
         wait_until(lambda: _rated(db) >= 4, 120, "4 rated matches")
         os.kill(workers[0], signal.SIGKILL)
         before = _rated(db)
@@ -74,19 +86,10 @@ def test_serve_halts_its_ladder_plainly_when_every_worker_dies(tmp_path: Path) -
     """With no worker left every match would fail at once: the ladder starts no more,
     says so once in the log and in its status line, and keeps serving reads."""
     db, log = tmp_path / "serve.db", tmp_path / "serve.log"
-    alice = token(db, "alice")
     procs = Processes()
     try:
-        server = procs.serve(
-            db, "--table-size", "2", "--deadline-ms", "500", "--concurrency", "2",
-            "--bot-streams", "2", "--executor", "processes", "--workers", "1", stderr=log,
-        )  # fmt: skip
-        (worker,) = children(server.pid)
-        first, second = procs.bots([RANDOM_BOT], [GREEDY_BOT])
+        server, (worker,) = _serving_two_bots(procs, db, log, workers=1)
         with stub(server.address) as client:
-            for name, bot in (("rando", first), ("greedy", second)):
-                submit(client, alice, name, bot.address)
-                wait_status(client, name, arena_pb2.BOT_STATUS_ACTIVE, 60)
             wait_until(lambda: _rated(db) >= 2, 120, "2 rated matches")
             os.kill(worker, signal.SIGKILL)
 
