@@ -75,11 +75,11 @@ def _posted_here(request: Request, room: PlayRoom) -> None:
     here. Browsers name the posting page's origin (``Origin``, ``Sec-Fetch-Site``); a
     page that rebinds its own name's DNS to this machine posts with that name as
     ``Host``, so on loopback without a token the host must be a loopback one too."""
-    if request.headers.get("sec-fetch-site") in ("cross-site", "same-site"):
-        raise Refused(403, "a form posted from another site is refused; play from this page")
     host = request.headers.get("host", "")
     origin = request.headers.get("origin")
-    if origin is not None and urllib.parse.urlsplit(origin).netloc != host:
+    if request.headers.get("sec-fetch-site") in ("cross-site", "same-site") or (
+        origin is not None and urllib.parse.urlsplit(origin).netloc != host
+    ):
         raise Refused(403, "a form posted from another site is refused; play from this page")
     settings = room.settings
     if settings.loopback and settings.token is None:
