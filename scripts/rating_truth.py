@@ -6,13 +6,14 @@ rater (arena.league.commit.Standings: TrueSkill) on matches played in process: n
 the policies are called directly on the engine. The field is greedy taking a uniformly
 random legal action with probability eps, eps in {0, .1, .2, .35, .5, .65, .8, 1}, so
 the true order is known (lower eps is better). ``--field search`` (ismcts at 200, 100,
-50 and 25 iterations, then greedy, at tables of their own) and ``--field budgets`` (the
-search above greedy bots with random moves) were tried as fields of the search bot's
-budgets; in neither does the assumed order hold (greedy finishes ahead of the search:
-docs/RATINGS.md), and their matches cost seconds of CPU each instead of 10 ms. Every match is
-played fresh, with its deal seeded by the league and the match index: no pool of
-pre-played matches, so leagues are independent and the statistics are those of real
-leagues.
+50 and 25 iterations, then greedy, at tables of their own), ``--field budgets`` (the
+search above greedy bots with random moves) and ``--field tree`` (the search with every
+seat in its tree, at 400 down to 25 iterations) were tried as fields of the search bot's
+budgets; in none does the assumed order hold (greedy finishes ahead of the search, and
+budgets under 200 iterations are not told apart: docs/RATINGS.md), and their matches
+cost seconds of CPU each instead of 10 ms. Every match is played fresh, with its deal
+seeded by the league and the match index: no pool of pre-played matches, so leagues are
+independent and the statistics are those of real leagues.
 
 After every round (each bot one more match) it looks at the leaderboard's order
 (conservative skill, as every leaderboard sorts) and reports:
@@ -60,7 +61,8 @@ from arena.league.schedule import Scheduler, derived_seed  # noqa: E402
 from arena.store.rows import SeatRow  # noqa: E402
 
 Bot = tuple[str, float]
-"""("eps", eps) or ("ismcts", iterations): a bot of a field."""
+"""("eps", eps), ("ismcts", iterations) or ("tree", iterations): a bot of a field
+(``tree``: the search with every seat's decisions in its tree, no model of the others)."""
 FIELDS: dict[str, tuple[Bot, ...]] = {
     "eps": tuple(("eps", e) for e in (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0)),
     "budgets": (
@@ -70,11 +72,14 @@ FIELDS: dict[str, tuple[Bot, ...]] = {
         *(("eps", e) for e in (0.0, 0.2, 0.5, 0.8, 1.0)),
     ),
     "search": (*(("ismcts", i) for i in (200, 100, 50, 25)), ("eps", 0.0)),
+    "tree": tuple(("tree", i) for i in (400, 200, 100, 50, 25)),
 }
 """The fields, in their assumed order, best first. Only ``eps`` holds it. ``budgets``
 mixes the search with random movers and ``search`` puts it at tables of its own; in
 both its model of the other seats (greedy) is wrong, and greedy finishes ahead of it
-(docs/RATINGS.md): kept to show that, not as fields of known order."""
+(docs/RATINGS.md). ``tree`` is the search with no model of the others (every seat in its
+tree) at tables of its own: below 200 iterations its budgets do not keep their order.
+All three are kept to show that, not as fields of known order."""
 CHECKPOINTS = (5, 10, 15, 20, 30, 40, 60, 80, 120, 160, 240, 320, 400)
 TRUESKILL_DEFAULT_TAU = 25 / 300
 SETTLED_TAU = 0.9
@@ -95,10 +100,11 @@ class EpsGreedy:
 
 
 class Searcher:
-    """The ismcts policy at a budget of iterations (no time limit: a seed replays)."""
+    """The ismcts policy at a budget of iterations (no time limit: a seed replays);
+    ``model_opponents`` as the policy's (False: every seat in the tree)."""
 
-    def __init__(self, iterations: int, seed: int) -> None:
-        self.policy = IsmctsPolicy(seed, iterations=iterations)
+    def __init__(self, iterations: int, seed: int, *, model_opponents: bool = True) -> None:
+        self.policy = IsmctsPolicy(seed, iterations=iterations, model_opponents=model_opponents)
 
     def choose(self, obs: Any) -> Any:
         return self.policy.choose(obs)
@@ -106,12 +112,14 @@ class Searcher:
 
 def bot_name(bot: Bot) -> str:
     kind, value = bot
-    return f"ismcts{value:g}" if kind == "ismcts" else f"eps{value:.2f}"
+    return f"{kind}{value:g}" if kind in ("ismcts", "tree") else f"eps{value:.2f}"
 
 
 def make_bot(bot: Bot, seed: int) -> EpsGreedy | Searcher:
     kind, value = bot
-    return Searcher(int(value), seed) if kind == "ismcts" else EpsGreedy(value, seed)
+    if kind in ("ismcts", "tree"):
+        return Searcher(int(value), seed, model_opponents=kind == "ismcts")
+    return EpsGreedy(value, seed)
 
 
 @dataclass
@@ -377,7 +385,8 @@ def main() -> None:
         choices=sorted(FIELDS),
         help="eps: greedy with random moves at 8 rates; budgets: ismcts at 200, 100 and 50 "
         "iterations above greedy and four eps bots; search: ismcts at 200, 100, 50 and 25 "
-        "iterations above greedy",
+        "iterations above greedy; tree: the search with every seat in its tree at 400, 200, "
+        "100, 50 and 25 iterations",
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
