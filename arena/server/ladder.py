@@ -172,7 +172,6 @@ class Ladder:
                 recipe,
                 workers=config.workers,
                 ray_address=config.ray_address,
-                concurrency=config.concurrency,
             )
         )
         """Where matches are played (the ladder itself stays here)."""

@@ -9,12 +9,10 @@ from .base import Executor, ExecutorError, LocalExecutor, Recipe
 from .worker import LeagueRecipe
 
 
-def executor_for(
-    kind: str, recipe: Recipe, *, workers: int = 0, ray_address: str = "", concurrency: int = 1000
-) -> Executor:
+def executor_for(kind: str, recipe: Recipe, *, workers: int = 0, ray_address: str = "") -> Executor:
     """``local`` (default), ``processes`` or ``ray``, with ``workers`` workers (0: one
     per core here, or per CPU of the Ray cluster), each running ``recipe``'s referee
-    with up to ``concurrency`` matches at once."""
+    (with as many matches at once as the head sends it)."""
     if kind == "local":
         return LocalExecutor(recipe)
     if kind == "processes":
@@ -24,7 +22,7 @@ def executor_for(
     if kind == "ray":
         from .ray_pool import RayExecutor  # only when used
 
-        return RayExecutor(recipe, workers, ray_address, concurrency=concurrency)
+        return RayExecutor(recipe, workers, ray_address)
     raise ExecutorError(f"unknown executor {kind!r}; choose local, processes or ray")
 
 
@@ -35,5 +33,4 @@ def make_executor(config: LeagueConfig) -> Executor:
         LeagueRecipe(config),
         workers=config.workers,
         ray_address=config.ray_address,
-        concurrency=config.concurrency,
     )

@@ -1,8 +1,9 @@
-"""Messages between the head and a local worker process: pickled, length-prefixed,
-over the worker's stdin and stdout.
+"""Messages between the head and a worker: pickled, length-prefixed, over a local
+worker process's stdin and stdout or a Ray actor's TCP connection.
 
 Pickle is safe here because both ends are the arena itself (the head starts the worker
-from its own interpreter); nothing a bot sends is unpickled.
+from its own interpreter, or gives the actor a token that a connection must present
+before anything is read from it); nothing a bot sends is unpickled.
 """
 
 from __future__ import annotations
@@ -26,6 +27,6 @@ async def read(reader: asyncio.StreamReader) -> Any:
     try:
         header = await reader.readexactly(_LENGTH.size)
         body = await reader.readexactly(_LENGTH.unpack(header)[0])
-    except asyncio.IncompleteReadError:
+    except (asyncio.IncompleteReadError, ConnectionError):  # closed, or reset by a dead peer
         return None
     return pickle.loads(body)

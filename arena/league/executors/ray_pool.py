@@ -5,7 +5,9 @@ Without an address the head starts a local cluster with one CPU per worker; with
 ``ray_address`` it joins a running one (``ray start --head`` on the head node). Every
 actor runs ``MatchWorker``, the same referee as the other executors, with the league's
 entrants started on its node: a managed bot's command runs there, and a remote bot's
-endpoint must be reachable from there.
+endpoint must be reachable from there. Ray places the actors and reports their deaths;
+tables and finished matches go over a TCP connection from the head to each actor
+(``ray_actor``), so the head must reach every node (as Ray itself requires).
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ import asyncio
 import contextlib
 import importlib.metadata
 import logging
+import secrets
 import socket
 from collections.abc import Sequence
 from typing import Any
 
-from .base import ExecutorError, ExecutorReport, Recipe, WorkerLostError
+from .base import ExecutorError, Recipe, WorkerLostError
+from .framed import GONE_TIMEOUT_S, FramedWorker
 from .pool import PoolExecutor, WorkerHandle
-from .ray_actor import RayMatchWorker
+from .ray_actor import STREAM_LIMIT, RayMatchWorker
 
 CONNECT_TIMEOUT_S = 5.0
 """How long the head tries to reach a Ray address before saying it cannot."""
@@ -63,8 +67,9 @@ def check_reachable(address: str) -> None:
         ) from None
 
 
-class RayWorker(WorkerHandle):
-    """One actor."""
+class RayWorker(FramedWorker):
+    """One actor: Ray starts it and reports its death; its matches go over a TCP
+    connection in frames (``ray_actor``)."""
 
     def __init__(self, name: str, ray: Any, actor: Any) -> None:
         super().__init__(name)
@@ -72,36 +77,73 @@ class RayWorker(WorkerHandle):
         self.actor = actor
         self.pid = 0
         """The actor's process id, once started (for its node's logs, and tests)."""
+        self._stream: asyncio.StreamWriter | None = None
+        self._watch: asyncio.Task[None] | None = None
+        self._death = ""
+        """Why Ray says the actor died ("" while it has not)."""
 
     async def _call(self, method: str, *args: Any) -> Any:
-        ref = getattr(self.actor, method).remote(*args)
         try:
-            return await ref
-        except asyncio.CancelledError:
-            # The head gave the match up: the actor stops playing it too.
-            with contextlib.suppress(Exception):
-                self.ray.cancel(ref)
-            raise
+            return await getattr(self.actor, method).remote(*args)
         except self.ray.exceptions.RayActorError as error:
-            why = str(error).splitlines()[0] if str(error) else "its actor died"
-            raise WorkerLostError(why) from None
+            raise WorkerLostError(_first_line(error)) from None
 
     async def start(self, recipe: Recipe) -> None:
-        error = await self._call("start", recipe)
-        if error is not None:
-            raise ExecutorError(error)
         self.pid = int(await self._call("pid"))
+        token = secrets.token_bytes(32)
+        host, port = await self._call("listen", token)
+        self._watch = asyncio.create_task(self._watch_actor())
+        try:
+            reader, writer = await asyncio.open_connection(host, port, limit=STREAM_LIMIT)
+        except OSError as error:
+            raise ExecutorError(
+                f"worker {self.name} listens at {host}:{port}, which this head cannot "
+                f"reach ({error.strerror or error}); the head must reach every node of "
+                "the cluster"
+            ) from None
+        self._stream = writer
+        writer.write(token)
+        await self._begin(reader, writer, recipe)
 
-    async def play(self, job: Any) -> Any:
-        return await self._call("play", job)
+    async def _watch_actor(self) -> None:
+        """Wait on the actor's serve call: when it fails, the actor is dead, and its
+        connection is closed here (a vanished node may leave it half-open)."""
+        try:
+            await self.actor.serve.remote()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            self._death = _first_line(error)
+            if self._stream is not None:
+                self._stream.transport.abort()
 
-    async def stop(self) -> ExecutorReport:
-        report: ExecutorReport = await self._call("stop")
-        return report
+    async def _gone(self) -> None:
+        if self._watch is not None:
+            await asyncio.shield(self._watch)
+
+    def _who(self) -> str:
+        return f"actor pid {self.pid}"
+
+    def _why(self) -> str:
+        return self._death or f"actor pid {self.pid}: its connection closed"
 
     async def kill(self) -> None:
         with contextlib.suppress(Exception):
             self.ray.kill(self.actor, no_restart=True)
+        if self._stream is not None:
+            self._stream.transport.abort()
+        await self._end_reader()
+        if self._watch is not None and self._watch is not asyncio.current_task():
+            try:
+                async with asyncio.timeout(GONE_TIMEOUT_S):
+                    await asyncio.shield(self._watch)
+            except (TimeoutError, asyncio.CancelledError):
+                self._watch.cancel()
+
+
+def _first_line(error: BaseException) -> str:
+    """The first line of Ray's (long) account of an actor's death."""
+    return str(error).splitlines()[0] if str(error) else "its actor died"
 
 
 class RayExecutor(PoolExecutor):
@@ -109,11 +151,8 @@ class RayExecutor(PoolExecutor):
 
     name = "ray"
 
-    def __init__(
-        self, recipe: Recipe, workers: int, address: str = "", *, concurrency: int = 1000
-    ) -> None:
+    def __init__(self, recipe: Recipe, workers: int, address: str = "") -> None:
         super().__init__(recipe)
-        self.concurrency = concurrency
         self.count = workers
         self.address = address
         self.ray = import_ray()
@@ -141,9 +180,8 @@ class RayExecutor(PoolExecutor):
                 f"the Ray cluster has {cpus} CPU(s) and each worker takes one: ask for at "
                 f"most {cpus} workers"
             )
-        actor = ray.remote(RayMatchWorker).options(
-            num_cpus=1, max_concurrency=self.concurrency + 8, max_restarts=0
-        )
+        # Few calls at once: pid, listen, the serve call that waits for its end.
+        actor = ray.remote(RayMatchWorker).options(num_cpus=1, max_concurrency=8, max_restarts=0)
         return [RayWorker(str(n + 1), ray, actor.remote()) for n in range(count)]
 
     async def close(self) -> None:
