@@ -21,14 +21,17 @@ Phases (each can be sized or skipped by flags; the defaults take a few minutes):
 - workers: matches among CPU-bound in-process policies (built-in greedy and random), 1
   worker then 2, on ``processes`` and on ``ray`` (skipped if Ray is not installed):
   matches/s over a window after a warm-up; the speedup is 2 workers / 1.
-- ray hop: the round trip of a no-op actor call carrying a table out and a finished
-  match back (a real one, pickled as the executor sends it), ``--hops`` times.
+- ray hop: the round trip of a job on the ``ray`` executor whose referee plays nothing
+  (a table out, a real finished match back, over the executor's connection to its
+  actor), ``--hops`` times; and, for comparison, of a no-op Ray actor call carrying the
+  same.
 
 Last line JSON with ``slow_bots_efficiency`` (at the largest one-process level run),
 ``largest_concurrency_at_90pct`` (one process) and ``largest_concurrency_at_90pct_2_workers``,
 ``cut_p99_ms``, ``mem_per_match_kb``, ``workers_speedup_processes``,
-``workers_speedup_ray``, ``ray_hop_ms``, and the detail. Run it under ``nice -n 10`` on
-a shared machine, and say what the load was (the JSON has the load averages).
+``workers_speedup_ray``, ``ray_hop_ms`` (``ray_call_ms`` beside it), and the detail.
+Run it under ``nice -n 10`` on a shared machine, and say what the load was (the JSON has
+the load averages).
 
 Full sizes of the issue: ``--levels 512,1024,2048,4096 --window-s 60 --warmup-s 30``.
 """
@@ -385,12 +388,20 @@ async def workers_phase(args: argparse.Namespace) -> dict[str, Any]:
     return figures
 
 
-def ray_hop_ms(hops: int) -> float | None:
-    """Mean round trip of a no-op async actor call: a table out, a finished match back."""
+def ray_hop_ms(hops: int) -> dict[str, float] | None:
+    """Mean round trip, in ms, of one job on the ``ray`` executor whose referee plays
+    nothing (``echo_referee``): a table out and a real finished match back, as the
+    executor sends them (``executor``), next to a no-op Ray actor call carrying the same
+    (``ray_call``: what each match cost before the executor sent matches over its own
+    connection)."""
     try:
         import ray
     except ImportError:
         return None
+    from echo_referee import EchoRecipe
+
+    from arena.league.executors.ray_pool import RayExecutor
+
     config = cpu_config()
 
     async def one_match() -> Any:
@@ -402,6 +413,21 @@ def ray_hop_ms(hops: int) -> float | None:
             await executor.stop()
 
     finished = asyncio.run(one_match())
+    table = tables([b.name for b in config.bots], 1)[0]
+
+    async def executor_hops() -> float:
+        executor = RayExecutor(EchoRecipe(finished), 1)
+        await executor.start()
+        try:
+            await executor.play(table)  # warm
+            started = time.monotonic()
+            for _ in range(hops):
+                await executor.play(table)
+            return (time.monotonic() - started) / hops * 1000
+        finally:
+            await executor.stop()
+
+    executor_ms = asyncio.run(executor_hops())
 
     class Echo:
         def __init__(self, answer: Any) -> None:
@@ -414,14 +440,14 @@ def ray_hop_ms(hops: int) -> float | None:
     ray.init(num_cpus=1, include_dashboard=False, logging_level=logging.ERROR)
     try:
         actor = ray.remote(echo).options(num_cpus=1).remote(finished)
-        table = tables([b.name for b in config.bots], 1)[0]
         ray.get(actor.play.remote(table))  # warm
         started = time.monotonic()
         for _ in range(hops):
             ray.get(actor.play.remote(table))
-        return round((time.monotonic() - started) / hops * 1000, 3)
+        call_ms = (time.monotonic() - started) / hops * 1000
     finally:
         ray.shutdown()
+    return {"executor": round(executor_ms, 3), "ray_call": round(call_ms, 3)}
 
 
 async def slow_phase(args: argparse.Namespace, slow: BotProcess) -> dict[str, Any]:
@@ -523,7 +549,10 @@ def main() -> None:
             result["workers_speedup_ray"] = round(rate["ray_2"] / rate["ray_1"], 3)
     if "hop" not in skip:
         try:
-            result["ray_hop_ms"] = ray_hop_ms(args.hops)
+            hop = ray_hop_ms(args.hops)
+            if hop is not None:
+                result["ray_hop_ms"] = hop["executor"]
+                result["ray_call_ms"] = hop["ray_call"]
         except Exception as error:  # Ray failing here: say so in the figures
             result["ray_hop_error"] = str(error)
     result["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
