@@ -21,6 +21,10 @@ Phases (each can be sized or skipped by flags; the defaults take a few minutes):
 - workers: matches among CPU-bound in-process policies (built-in greedy and random), 1
   worker then 2, on ``processes`` and on ``ray`` (skipped if Ray is not installed):
   matches/s over a window after a warm-up; the speedup is 2 workers / 1.
+- zero: per-process efficiency, a league among 4 SDK random bots (managed) against a
+  referee that does no work with 4 such bots (``cpu_budget.py`` (c) and (d)), each over
+  ``--zero-window-s``: ``zero_work_ratio`` is the league's decisions/s over the
+  zero-work referee's.
 - ray hop: the round trip of a job on the ``ray`` executor whose referee plays nothing
   (a table out, a real finished match back, over the executor's connection to its
   actor), ``--hops`` times; and, for comparison, of a no-op Ray actor call carrying the
@@ -29,7 +33,8 @@ Phases (each can be sized or skipped by flags; the defaults take a few minutes):
 Last line JSON with ``slow_bots_efficiency`` (at the largest one-process level run),
 ``largest_concurrency_at_90pct`` (one process) and ``largest_concurrency_at_90pct_2_workers``,
 ``cut_p99_ms``, ``mem_per_match_kb``, ``workers_speedup_processes``,
-``workers_speedup_ray``, ``ray_hop_ms`` (``ray_call_ms`` beside it), and the detail.
+``workers_speedup_ray``, ``ray_hop_ms`` (``ray_call_ms`` beside it),
+``zero_work_ratio``, and the detail.
 Run it under ``nice -n 10`` on a shared machine, and say what the load was (the JSON has
 the load averages).
 
@@ -482,6 +487,31 @@ async def slow_phase(args: argparse.Namespace, slow: BotProcess) -> dict[str, An
     return figures
 
 
+async def zero_work_phase(args: argparse.Namespace) -> dict[str, Any]:
+    """Per-process efficiency: a league among 4 SDK random bots against a referee that
+    does no work with 4 such bots (``cpu_budget.py``'s parts (c) and (d)), one after the
+    other in this run."""
+    from cpu_budget import RANDOM_BOT, league_window, zero_work_rate
+
+    from arena.league.processes import ManagedBot
+
+    bots = [ManagedBot(f"random-{i}", RANDOM_BOT) for i in range(4)]
+    try:
+        endpoints = [await bot.start() for bot in bots]
+        zero = await zero_work_rate(endpoints, 64, args.zero_window_s)
+    finally:
+        for bot in bots:
+            await bot.stop()
+    entrants = tuple(Entrant(f"random-{i}", command=RANDOM_BOT) for i in range(4))
+    league = await league_window(entrants, args.zero_matches, args.zero_window_s, [])
+    return {
+        "league_decisions_per_s": league["decisions_per_s"],
+        "zero_work_decisions_per_s": round(zero, 1),
+        "league_arena_us": league["arena_us"],
+        "league_bots_us": league["bots_us"],
+    }
+
+
 def _largest_at_90(levels: list[dict[str, Any]]) -> int | None:
     held = [lv["concurrency"] for lv in levels if lv["efficiency"] >= 0.9]
     return max(held) if held else None
@@ -505,8 +535,10 @@ def main() -> None:
     parser.add_argument("--cpu-warmup-s", type=float, default=3.0)
     parser.add_argument("--cpu-window-s", type=float, default=15.0)
     parser.add_argument("--hops", type=int, default=300)
+    parser.add_argument("--zero-window-s", type=float, default=5.0)
+    parser.add_argument("--zero-matches", type=int, default=400, help="the zero phase's league")
     parser.add_argument(
-        "--skip", default="", help="comma-separated phases to skip: slow,cut,workers,hop"
+        "--skip", default="", help="comma-separated phases to skip: slow,cut,workers,hop,zero"
     )
     parser.add_argument("--serve", choices=["slow", "hang"], help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -555,6 +587,12 @@ def main() -> None:
                 result["ray_call_ms"] = hop["ray_call"]
         except Exception as error:  # Ray failing here: say so in the figures
             result["ray_hop_error"] = str(error)
+    if "zero" not in skip:
+        zero = asyncio.run(zero_work_phase(args))
+        result["zero_work"] = zero
+        result["zero_work_ratio"] = round(
+            zero["league_decisions_per_s"] / zero["zero_work_decisions_per_s"], 3
+        )
     result["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(result))
 

@@ -37,6 +37,7 @@ from bench_league import echo_ceiling, round_trips_per_s  # noqa: E402
 from bench_referee import start_server  # noqa: E402
 
 from arena import native  # noqa: E402
+from arena.games import get as get_game  # noqa: E402
 from arena.gctune import tune_for_latency  # noqa: E402
 from arena.league.config import Entrant, LeagueConfig  # noqa: E402
 from arena.league.processes import ManagedBot  # noqa: E402
@@ -134,8 +135,18 @@ async def _zero_work_match(
     """A "match" of a referee that does no work: one stream per seat (one per server),
     prebuilt requests sent to one seat after the other."""
     calls = [bot_pb2_grpc.BotStub(c).Play() for c in channels]
+    game = get_game("abluxxen")
     for seat, call in enumerate(calls):
-        start = bot_pb2.MatchStart(match_id=f"zero-{index}", seat=seat, players=len(calls))
+        # As the referee starts a match (the SDK refuses a MatchStart without its game).
+        start = bot_pb2.MatchStart(
+            match_id=f"zero-{index}",
+            seat=seat,
+            players=len(calls),
+            names=[f"seat-{s}" for s in range(len(calls))],
+            game=game.name,
+            deadline_ms=1000,
+        )
+        game.wire.fill_start(start, game.make_config(len(calls), "amigo"))
         await call.write(bot_pb2.ArenaMessage(start=start))
     count = 0
     while running():
