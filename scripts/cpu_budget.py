@@ -77,9 +77,14 @@ def machine_busy() -> tuple[int, int]:
 
 
 async def league_window(
-    bots: tuple[Entrant, ...], matches: int, window_s: float, others: list[int]
+    bots: tuple[Entrant, ...],
+    matches: int,
+    window_s: float,
+    others: list[int],
+    concurrency: int = 16,
 ) -> dict[str, float]:
-    """Run a league; sample CPU over ``window_s`` seconds after a 2 s warm-up."""
+    """Run a league of ``concurrency`` matches at once; sample CPU over ``window_s``
+    seconds after a 2 s warm-up."""
     sample: dict[str, float] = {}
 
     async def sampler() -> None:
@@ -100,7 +105,7 @@ async def league_window(
             name="cpu-budget",
             table_size=4,
             matches=matches,
-            concurrency=16,
+            concurrency=concurrency,
             deadline_ms=5000,
             db=str(Path(tmp) / "budget.db"),
         )
