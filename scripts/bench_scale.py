@@ -491,19 +491,9 @@ async def zero_work_phase(args: argparse.Namespace) -> dict[str, Any]:
     """Per-process efficiency: a league among 4 SDK random bots against a referee that
     does no work with 4 such bots (``cpu_budget.py``'s parts (c) and (d)), one after the
     other in this run."""
-    from cpu_budget import RANDOM_BOT, league_window, zero_work_rate
+    from cpu_budget import sdk_random_bots
 
-    from arena.league.processes import ManagedBot
-
-    bots = [ManagedBot(f"random-{i}", RANDOM_BOT) for i in range(4)]
-    try:
-        endpoints = [await bot.start() for bot in bots]
-        zero = await zero_work_rate(endpoints, 64, args.zero_window_s)
-    finally:
-        for bot in bots:
-            await bot.stop()
-    entrants = tuple(Entrant(f"random-{i}", command=RANDOM_BOT) for i in range(4))
-    league = await league_window(entrants, args.zero_matches, args.zero_window_s, [])
+    zero, league = await sdk_random_bots(args.zero_matches, args.zero_window_s)
     return {
         "league_decisions_per_s": league["decisions_per_s"],
         "zero_work_decisions_per_s": round(zero, 1),

@@ -170,6 +170,20 @@ async def zero_work_rate(endpoints: list[str], matches: int, seconds: float) -> 
     return await round_trips_per_s(endpoints, matches, seconds, _zero_work_match)
 
 
+async def sdk_random_bots(matches: int, seconds: float) -> tuple[float, dict[str, float]]:
+    """(d) and (c) with 4 SDK random bots: the zero-work referee's decisions/s, then a
+    league of ``matches`` among 4 such bots, sampled over ``seconds``."""
+    bots = [ManagedBot(f"random-{i}", RANDOM_BOT) for i in range(4)]
+    try:
+        endpoints = [await bot.start() for bot in bots]
+        zero = await zero_work_rate(endpoints, 64, seconds)
+    finally:
+        for bot in bots:
+            await bot.stop()
+    entrants = tuple(Entrant(f"random-{i}", command=RANDOM_BOT) for i in range(4))
+    return zero, await league_window(entrants, matches, seconds, [])
+
+
 async def measure(args: argparse.Namespace) -> dict[str, object]:
     """All three parts."""
     servers = [start_server(hang=False) for _ in range(4)]
@@ -192,15 +206,7 @@ async def measure(args: argparse.Namespace) -> dict[str, object]:
         for process, _ in servers:
             process.terminate()
             process.wait(timeout=10)
-    bots = [ManagedBot(f"random-{i}", RANDOM_BOT) for i in range(4)]
-    try:
-        endpoints = [await bot.start() for bot in bots]
-        zero_sdk = await zero_work_rate(endpoints, 64, args.seconds)
-    finally:
-        for bot in bots:
-            await bot.stop()
-    random_bots = tuple(Entrant(f"random-{i}", command=RANDOM_BOT) for i in range(4))
-    with_sdk = await league_window(random_bots, args.matches, args.seconds, [])
+    zero_sdk, with_sdk = await sdk_random_bots(args.matches, args.seconds)
     return {
         "echo": echo,
         "league_trivial_servers": with_trivial,

@@ -133,12 +133,13 @@ class RayWorker(FramedWorker):
         if self._stream is not None:
             self._stream.transport.abort()
         await self._end_reader()
-        if self._watch is not None and self._watch is not asyncio.current_task():
-            try:
+        watch = self._watch
+        if watch is not None and watch is not asyncio.current_task() and not watch.done():
+            try:  # Ray's word that the actor is gone, so that nothing of it outlives the head
                 async with asyncio.timeout(GONE_TIMEOUT_S):
-                    await asyncio.shield(self._watch)
-            except (TimeoutError, asyncio.CancelledError):
-                self._watch.cancel()
+                    await asyncio.shield(watch)
+            except TimeoutError:
+                watch.cancel()
 
 
 def _first_line(error: BaseException) -> str:
