@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import socket
+import ssl
 from dataclasses import dataclass
 from typing import Final
 
@@ -10,6 +13,8 @@ import grpc
 
 from arena import __version__
 from arena.v1 import bot_pb2, bot_pb2_grpc
+
+from .channels import EndpointError, parse_bot_endpoint
 
 PROTOCOL = "arena.v1"
 
@@ -48,6 +53,8 @@ async def hello(
         code = error.code()
         if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
             why = f"{error.details() or ''} {await _connection_error(stub, request, timeout_s)}"
+            if not _unreachable(endpoint, why):
+                why += " " + await _tls_failure(endpoint)
             return HelloResult(
                 None,
                 _unreachable(endpoint, why)
@@ -83,6 +90,45 @@ async def _connection_error(
         await stub.Hello(request, timeout=min(timeout_s, PROBE_TIMEOUT_S))
     except grpc.aio.AioRpcError as error:
         return error.details() or ""
+    return ""
+
+
+async def _tls_failure(endpoint: str) -> str:
+    """For a ``tls://`` endpoint: why a TLS handshake fails at the first of its host's
+    addresses that takes a connection, in OpenSSL's words ("" if none does, or it
+    succeeds). gRPC reports only the last address it tried: for ``localhost`` that may
+    be a refused ``[::1]`` while the bot, on 127.0.0.1, failed the handshake, and the
+    user would be told nobody answers instead of why. Only the certificate check by the
+    system's roots is tried here; a handshake it passes explains nothing, so says "".
+    """
+    try:
+        host, port, tls = parse_bot_endpoint(endpoint)
+    except EndpointError:
+        return ""
+    if not tls:
+        return ""
+    name = host[1:-1] if host.startswith("[") else host
+    loop = asyncio.get_running_loop()
+    try:
+        addresses = await loop.getaddrinfo(name, port, type=socket.SOCK_STREAM)
+    except OSError:
+        return ""
+    for *_, address in addresses:
+        ip, at = str(address[0]), int(address[1])
+        context = ssl.create_default_context()
+        context.set_alpn_protocols(["h2"])
+        try:
+            async with asyncio.timeout(PROBE_TIMEOUT_S):
+                _, writer = await asyncio.open_connection(ip, at, ssl=context, server_hostname=name)
+        except ssl.SSLCertVerificationError as error:
+            why = str(error.verify_message).replace("-", " ")  # as gRPC's words have it
+            return f"OPENSSL_internal:CERTIFICATE_VERIFY_FAILED: {why}"
+        except ssl.SSLError as error:
+            return f"ssl handshake: OPENSSL_internal:{error.reason or 'TLS_HANDSHAKE_FAILED'}"
+        except (OSError, TimeoutError):
+            continue  # nobody at this address: the next one
+        writer.close()
+        return ""
     return ""
 
 

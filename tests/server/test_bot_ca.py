@@ -49,8 +49,6 @@ def test_match_and_league_reach_a_tls_bot_through_bot_ca(tmp_path: Path) -> None
     procs = Processes()
     try:
         (bot,) = procs.bots([TLS_BOT, "--cert", str(cert), "--key", str(key)])
-        # The address, not "localhost": with a name, gRPC may report the refused ::1
-        # instead of the failed handshake on 127.0.0.1, and the hint below would vary.
         seat = f"t=tls://127.0.0.1:{bot.address.rsplit(':', 1)[1]}"
         played = arena_cli("match", "--bot", seat, "--bot", "random", "--bot-ca", str(cert))
         assert played.returncode == 0, played.stdout + played.stderr
