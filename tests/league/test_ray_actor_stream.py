@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import pickle
+import socket
 from typing import Any
 
 import pytest
@@ -132,3 +133,59 @@ def test_the_trap_would_be_caught() -> None:
     UNPICKLED.clear()
     pickle.loads(pickle.dumps(_Trap()))
     assert UNPICKLED == ["a stranger's frame was unpickled"]
+
+
+class _Method:
+    """An actor method as the head calls it: ``.remote(*args)`` gives an awaitable."""
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
+
+    def remote(self, *args: Any) -> Any:
+        async def answer() -> Any:
+            if isinstance(self.result, BaseException):
+                raise self.result
+            return self.result
+
+        return answer()
+
+
+class _UnreachableActor:
+    """An actor that says it listens where nothing does (a node the head cannot reach)."""
+
+    def __init__(self, port: int) -> None:
+        self.pid = _Method(4242)
+        self.listen = _Method(("127.0.0.1", port))
+        self.serve = _Method(None)
+
+
+class _FakeRay:
+    class exceptions:  # noqa: N801 (the shape of ray.exceptions)
+        class RayActorError(Exception):
+            pass
+
+    def kill(self, actor: Any, no_restart: bool = True) -> None:
+        return None
+
+
+def test_a_worker_the_head_cannot_reach_is_refused_with_what_to_do() -> None:
+    from arena.league.executors.base import ExecutorError
+    from arena.league.executors.ray_pool import RayWorker
+
+    with socket.socket() as probe:  # a port that was free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    async def scenario() -> str:
+        worker = RayWorker("1", _FakeRay(), _UnreachableActor(port))
+        try:
+            await worker.start(_EchoRecipe())
+        except ExecutorError as error:
+            return str(error)
+        finally:
+            await worker.kill()
+        return ""
+
+    message = asyncio.run(scenario())
+    assert message.startswith(f"worker 1 listens at 127.0.0.1:{port}, which this head cannot reach")
+    assert "the head must reach every node of the cluster" in message
