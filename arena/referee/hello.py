@@ -53,7 +53,10 @@ async def hello(
         code = error.code()
         if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
             why = f"{error.details() or ''} {await _connection_error(stub, request, timeout_s)}"
-            if not _unreachable(endpoint, why):
+            connected = channel.get_state() is grpc.ChannelConnectivity.READY
+            if not connected and not _unreachable(endpoint, why):
+                # Not connected, and gRPC's words do not say why (a handshake done is no
+                # TLS problem: the bot is there and slow, whatever the roots here say).
                 why += " " + await _tls_failure(endpoint)
             return HelloResult(
                 None,

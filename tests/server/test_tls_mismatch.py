@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -114,6 +115,38 @@ def test_a_name_with_a_refused_address_still_gets_the_handshake_hint(tmp_path: P
         f"the bot at tls://localhost:{plain_port} did not complete a TLS handshake "
     )
     assert "drop tls://" in plain
+
+
+class _SilentServicer(PolicyServicer):
+    """A bot that completes its TLS handshake, then never answers Hello."""
+
+    async def Hello(self, request: Any, context: Any) -> Any:  # noqa: N802 (gRPC's name)
+        await asyncio.Event().wait()
+
+
+@pytest.mark.slow
+def test_a_trusted_bot_that_does_not_answer_gets_no_tls_hint(tmp_path: Path) -> None:
+    """With its CA given, a TLS bot that takes the connection and then says nothing is a
+    bot that does not answer: the handshake worked, so the check of the certificate by
+    the system's roots (which would fail) must not be offered as the reason."""
+    cert, key = self_signed(tmp_path)
+
+    async def main() -> tuple[str, int]:
+        server = grpc.aio.server()
+        bot_pb2_grpc.add_BotServicer_to_server(_SilentServicer(RandomPolicy, INFO), server)
+        credentials = grpc.ssl_server_credentials([(key.read_bytes(), cert.read_bytes())])
+        port = server.add_secure_port("127.0.0.1:0", credentials)
+        await server.start()
+        try:
+            return await _hello_error(f"tls://localhost:{port}", cert.read_bytes()), port
+        finally:
+            await server.stop(None)
+
+    error, port = asyncio.run(main())
+    assert error == (
+        f"no bot answers at tls://localhost:{port} (within {TIMEOUT_S:g} s: "
+        "DEADLINE_EXCEEDED). Is the bot running and listening on that port?"
+    )
 
 
 @pytest.mark.slow
