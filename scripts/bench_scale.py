@@ -403,7 +403,7 @@ def ray_hop_ms(hops: int) -> dict[str, float] | None:
         import ray
     except ImportError:
         return None
-    from echo_referee import EchoRecipe
+    from echo_referee import EchoRecipe, EchoReferee
 
     from arena.league.executors.ray_pool import RayExecutor
 
@@ -434,14 +434,7 @@ def ray_hop_ms(hops: int) -> dict[str, float] | None:
 
     executor_ms = asyncio.run(executor_hops())
 
-    class Echo:
-        def __init__(self, answer: Any) -> None:
-            self.answer = answer
-
-        async def play(self, table: Table) -> Any:
-            return self.answer
-
-    echo: Any = Echo
+    echo: Any = EchoReferee
     ray.init(num_cpus=1, include_dashboard=False, logging_level=logging.ERROR)
     try:
         actor = ray.remote(echo).options(num_cpus=1).remote(finished)

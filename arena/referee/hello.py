@@ -53,14 +53,14 @@ async def hello(
         code = error.code()
         if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
             why = f"{error.details() or ''} {await _connection_error(stub, request, timeout_s)}"
-            connected = channel.get_state() is grpc.ChannelConnectivity.READY
-            if not connected and not _unreachable(endpoint, why):
+            explained = _unreachable(endpoint, why)
+            if not explained and channel.get_state() is not grpc.ChannelConnectivity.READY:
                 # Not connected, and gRPC's words do not say why (a handshake done is no
                 # TLS problem: the bot is there and slow, whatever the roots here say).
-                why += " " + await _tls_failure(endpoint)
+                explained = _unreachable(endpoint, f"{why} {await _tls_failure(endpoint)}")
             return HelloResult(
                 None,
-                _unreachable(endpoint, why)
+                explained
                 or f"no bot answers at {endpoint} (within {timeout_s:g} s: {code.name}). "
                 "Is the bot running and listening on that port?",
             )

@@ -24,9 +24,11 @@ INFO = BotInfo(name="mismatch", version="test")
 TIMEOUT_S = 1.0
 
 
-async def _tls_bot(cert: Path, key: Path) -> tuple[grpc.aio.Server, int]:
+async def _tls_bot(
+    cert: Path, key: Path, servicer: type[PolicyServicer] = PolicyServicer
+) -> tuple[grpc.aio.Server, int]:
     server = grpc.aio.server()
-    bot_pb2_grpc.add_BotServicer_to_server(PolicyServicer(RandomPolicy, INFO), server)
+    bot_pb2_grpc.add_BotServicer_to_server(servicer(RandomPolicy, INFO), server)
     credentials = grpc.ssl_server_credentials([(key.read_bytes(), cert.read_bytes())])
     port = server.add_secure_port("127.0.0.1:0", credentials)
     await server.start()
@@ -132,11 +134,7 @@ def test_a_trusted_bot_that_does_not_answer_gets_no_tls_hint(tmp_path: Path) -> 
     cert, key = self_signed(tmp_path)
 
     async def main() -> tuple[str, int]:
-        server = grpc.aio.server()
-        bot_pb2_grpc.add_BotServicer_to_server(_SilentServicer(RandomPolicy, INFO), server)
-        credentials = grpc.ssl_server_credentials([(key.read_bytes(), cert.read_bytes())])
-        port = server.add_secure_port("127.0.0.1:0", credentials)
-        await server.start()
+        server, port = await _tls_bot(cert, key, _SilentServicer)
         try:
             return await _hello_error(f"tls://localhost:{port}", cert.read_bytes()), port
         finally:
