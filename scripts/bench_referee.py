@@ -144,13 +144,20 @@ class _InstantSeat:
         return None
 
 
-async def loop_us(matches: int) -> float:
-    """Microseconds per decision of the referee's own work (no gRPC)."""
+async def instant_matches(matches: int) -> int:
+    """Play ``matches`` 4-player matches among instant in-process seats (the referee's own
+    work, no gRPC); the decisions made."""
     decisions = 0
-    started = time.perf_counter()
     for index in range(matches):
         seats: list[Seat] = [_InstantSeat(f"b{s}") for s in range(4)]
         decisions += (await run_match(_spec(index), seats)).decisions
+    return decisions
+
+
+async def loop_us(matches: int) -> float:
+    """Microseconds per decision of the referee's own work (no gRPC)."""
+    started = time.perf_counter()
+    decisions = await instant_matches(matches)
     return (time.perf_counter() - started) / decisions * 1e6
 
 

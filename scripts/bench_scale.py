@@ -22,9 +22,11 @@ Phases (each can be sized or skipped by flags; the defaults take a few minutes):
   worker then 2, on ``processes`` and on ``ray`` (skipped if Ray is not installed):
   matches/s over a window after a warm-up; the speedup is 2 workers / 1.
 - zero: per-process efficiency, a league among 4 SDK random bots (managed) against a
-  referee that does no work with 4 such bots (``cpu_budget.py`` (c) and (d)), each over
-  ``--zero-window-s``: ``zero_work_ratio`` is the league's decisions/s over the
-  zero-work referee's.
+  referee that does no work with 4 such bots, 16 matches at once on each, each over
+  ``--zero-window-s`` (``decision_cost.py``, which has more rungs between the two):
+  ``zero_work_ratio`` is the league's decisions/s over the zero-work referee's whose
+  streams stay open for the whole run; ``zero_work_ratio_stream_per_match`` over one
+  that opens a stream per match and seat, as the contract requires of a referee.
 - ray hop: the round trip of a job on the ``ray`` executor whose referee plays nothing
   (a table out, a real finished match back, over the executor's connection to its
   actor), ``--hops`` times; and, for comparison, of a no-op Ray actor call carrying the
@@ -34,7 +36,7 @@ Last line JSON with ``slow_bots_efficiency`` (at the largest one-process level r
 ``largest_concurrency_at_90pct`` (one process) and ``largest_concurrency_at_90pct_2_workers``,
 ``cut_p99_ms``, ``mem_per_match_kb``, ``workers_speedup_processes``,
 ``workers_speedup_ray``, ``ray_hop_ms`` (``ray_call_ms`` beside it),
-``zero_work_ratio``, and the detail.
+``zero_work_ratio`` (``zero_work_ratio_stream_per_match`` beside it), and the detail.
 Run it under ``nice -n 10`` on a shared machine, and say what the load was (the JSON has
 the load averages).
 
@@ -482,16 +484,19 @@ async def slow_phase(args: argparse.Namespace, slow: BotProcess) -> dict[str, An
 
 async def zero_work_phase(args: argparse.Namespace) -> dict[str, Any]:
     """Per-process efficiency: a league among 4 SDK random bots against a referee that
-    does no work with 4 such bots (``cpu_budget.py``'s parts (c) and (d)), one after the
-    other in this run."""
-    from cpu_budget import sdk_random_bots
+    does no work with 4 such bots, 16 matches at once on each (``decision_cost.py``'s
+    rungs ``held``, ``per_match`` and ``league``), one after the other in this run."""
+    from decision_cost import measure
 
-    zero, league = await sdk_random_bots(args.zero_matches, args.zero_window_s)
+    rungs = await measure(16, args.zero_window_s, [], [], args.zero_matches)
     return {
-        "league_decisions_per_s": league["decisions_per_s"],
-        "zero_work_decisions_per_s": round(zero, 1),
-        "league_arena_us": league["arena_us"],
-        "league_bots_us": league["bots_us"],
+        "league_decisions_per_s": rungs["league"]["decisions_per_s"],
+        "zero_work_decisions_per_s": rungs["held"]["decisions_per_s"],
+        "zero_work_stream_per_match_decisions_per_s": rungs["per_match"]["decisions_per_s"],
+        "league_arena_us": rungs["league"]["arena_us"],
+        "league_bots_us": rungs["league"]["bots_us"],
+        "zero_work_arena_us": rungs["held"]["arena_us"],
+        "zero_work_bots_us": rungs["held"]["bots_us"],
     }
 
 
@@ -575,6 +580,9 @@ def main() -> None:
         result["zero_work"] = zero
         result["zero_work_ratio"] = round(
             zero["league_decisions_per_s"] / zero["zero_work_decisions_per_s"], 3
+        )
+        result["zero_work_ratio_stream_per_match"] = round(
+            zero["league_decisions_per_s"] / zero["zero_work_stream_per_match_decisions_per_s"], 3
         )
     result["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(result))

@@ -29,6 +29,11 @@ GZIP_MAGIC = b"\x1f\x8b"
 """The first two bytes of every gzip stream."""
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+"""``json.dumps(..., separators=...)`` builds a new encoder per call; a record's lines
+(one per decision) share this one."""
+
+
 class RecordError(ValueError):
     """A file that is not a readable match record."""
 
@@ -40,10 +45,10 @@ def _text(lines: Iterable[dict[str, Any]], game_record_json: str | None) -> str:
     for line in lines:
         if game_record_json is not None and line.get("type") == "result":
             rest = {k: v for k, v in line.items() if k != "game_record"}
-            head = json.dumps(rest, separators=(",", ":"))
+            head = _COMPACT.encode(rest)
             out.append(f'{head[:-1]},"game_record":{game_record_json}}}\n')
         else:
-            out.append(json.dumps(line, separators=(",", ":")) + "\n")
+            out.append(_COMPACT.encode(line) + "\n")
     return "".join(out)
 
 
