@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..frozen_init import interpreted_init
 from .actions import Action, DecisionKind, from_code
 from .cards import JOKER, MAX_NUMBER_VALUE, VALUE_OF, Value
 from .engine import legal_actions
@@ -21,7 +22,7 @@ SetView = tuple[Value, int, int]
 """A set in a display as seen: (value, number cards, jokers); value 14 = jokers alone."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Observation:
     """What one seat may know at one moment."""
 
@@ -76,6 +77,59 @@ class Observation:
     """Whether the active player has abluxxed anybody this turn (shadow included)."""
     past_deals: tuple[DealResult, ...]
     """Results of the match's finished deals."""
+
+    def __init__(
+        self,
+        seat: int,
+        config: GameConfig,
+        deal: int,
+        start_seat: int,
+        turn: int,
+        active: int,
+        decision: DecisionKind | None,
+        deciding: int,
+        legal: tuple[Action, ...],
+        hand: tuple[Value, ...],
+        hand_sizes: tuple[int, ...],
+        known: tuple[tuple[Value, ...], ...],
+        displays: tuple[tuple[SetView, ...], ...],
+        pool: tuple[tuple[Value, ...], ...],
+        shadow: tuple[int, ...],
+        discard: tuple[Value, ...],
+        deck_size: int,
+        played: SetView | None,
+        victim: int,
+        checks: tuple[int, ...],
+        drawer: int,
+        draws_left: int,
+        abluxxed: bool,
+        past_deals: tuple[DealResult, ...],
+    ) -> None:
+        # Plain stores: compiled, a native __init__ (frozen_init.py says why).
+        self.seat = seat  # type: ignore[misc]
+        self.config = config  # type: ignore[misc]
+        self.deal = deal  # type: ignore[misc]
+        self.start_seat = start_seat  # type: ignore[misc]
+        self.turn = turn  # type: ignore[misc]
+        self.active = active  # type: ignore[misc]
+        self.decision = decision  # type: ignore[misc]
+        self.deciding = deciding  # type: ignore[misc]
+        self.legal = legal  # type: ignore[misc]
+        self.hand = hand  # type: ignore[misc]
+        self.hand_sizes = hand_sizes  # type: ignore[misc]
+        self.known = known  # type: ignore[misc]
+        self.displays = displays  # type: ignore[misc]
+        self.pool = pool  # type: ignore[misc]
+        self.shadow = shadow  # type: ignore[misc]
+        self.discard = discard  # type: ignore[misc]
+        self.deck_size = deck_size  # type: ignore[misc]
+        self.played = played  # type: ignore[misc]
+        self.victim = victim  # type: ignore[misc]
+        self.checks = checks  # type: ignore[misc]
+        self.drawer = drawer  # type: ignore[misc]
+        self.draws_left = draws_left  # type: ignore[misc]
+        self.abluxxed = abluxxed  # type: ignore[misc]
+        self.past_deals = past_deals  # type: ignore[misc]
 
     @property
     def players(self) -> int:
@@ -157,6 +211,9 @@ class Observation:
             abluxxed=data["abluxxed"],
             past_deals=tuple(deal_result_from_json(d) for d in data["past_deals"]),
         )
+
+
+interpreted_init(Observation)
 
 
 def _set_view(data: list[int]) -> SetView:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..frozen_init import interpreted_init
 from .actions import Action, DecisionKind, from_code
 from .flow import phase
 from .numbers import draw_target, hand_limit, keeper_limit, play_target
@@ -21,7 +22,7 @@ from .options import GameConfig
 from .state import Result, State
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Observation:
     """What one seat may know at one moment."""
 
@@ -105,6 +106,89 @@ class Observation:
     result: Result | None
     """The result once over."""
 
+    def __init__(
+        self,
+        seat: int,
+        config: GameConfig,
+        turn: int,
+        active: int,
+        phase: str,
+        extra: bool,
+        another: bool,
+        decision: DecisionKind | None,
+        deciding: int,
+        legal: tuple[Action, ...],
+        hand: tuple[int, ...],
+        hand_sizes: tuple[int, ...],
+        tables: tuple[tuple[int, ...], ...],
+        rules: tuple[int, ...],
+        goals: tuple[int, ...],
+        discard: tuple[int, ...],
+        draw_size: int,
+        temp: tuple[tuple[int, ...], ...],
+        temp_sizes: tuple[int, ...],
+        pool: tuple[int, ...],
+        pool_size: int,
+        allot: tuple[tuple[int, ...], ...],
+        allot_sizes: tuple[int, ...],
+        marks: tuple[int, ...],
+        mark_counts: tuple[int, ...],
+        transit: tuple[int, ...],
+        box: tuple[int, ...],
+        escalation: int,
+        drawn: int,
+        played: int,
+        draw_target: int,
+        play_target: int,
+        hand_limit: int,
+        keeper_limit: int,
+        window: bool,
+        taxes_keep: bool,
+        decisions: int,
+        stack: tuple[tuple[int, ...], ...],
+        result: Result | None,
+    ) -> None:
+        # Plain stores: compiled, a native __init__ (frozen_init.py says why).
+        self.seat = seat  # type: ignore[misc]
+        self.config = config  # type: ignore[misc]
+        self.turn = turn  # type: ignore[misc]
+        self.active = active  # type: ignore[misc]
+        self.phase = phase  # type: ignore[misc]
+        self.extra = extra  # type: ignore[misc]
+        self.another = another  # type: ignore[misc]
+        self.decision = decision  # type: ignore[misc]
+        self.deciding = deciding  # type: ignore[misc]
+        self.legal = legal  # type: ignore[misc]
+        self.hand = hand  # type: ignore[misc]
+        self.hand_sizes = hand_sizes  # type: ignore[misc]
+        self.tables = tables  # type: ignore[misc]
+        self.rules = rules  # type: ignore[misc]
+        self.goals = goals  # type: ignore[misc]
+        self.discard = discard  # type: ignore[misc]
+        self.draw_size = draw_size  # type: ignore[misc]
+        self.temp = temp  # type: ignore[misc]
+        self.temp_sizes = temp_sizes  # type: ignore[misc]
+        self.pool = pool  # type: ignore[misc]
+        self.pool_size = pool_size  # type: ignore[misc]
+        self.allot = allot  # type: ignore[misc]
+        self.allot_sizes = allot_sizes  # type: ignore[misc]
+        self.marks = marks  # type: ignore[misc]
+        self.mark_counts = mark_counts  # type: ignore[misc]
+        self.transit = transit  # type: ignore[misc]
+        self.box = box  # type: ignore[misc]
+        self.escalation = escalation  # type: ignore[misc]
+        self.drawn = drawn  # type: ignore[misc]
+        self.played = played  # type: ignore[misc]
+        self.draw_target = draw_target  # type: ignore[misc]
+        self.play_target = play_target  # type: ignore[misc]
+        self.hand_limit = hand_limit  # type: ignore[misc]
+        self.keeper_limit = keeper_limit  # type: ignore[misc]
+        self.window = window  # type: ignore[misc]
+        self.taxes_keep = taxes_keep  # type: ignore[misc]
+        self.decisions = decisions  # type: ignore[misc]
+        self.stack = stack  # type: ignore[misc]
+        self.result = result  # type: ignore[misc]
+
     @property
     def players(self) -> int:
         """Seats at the table."""
@@ -146,6 +230,9 @@ class Observation:
                 value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
             values[name] = value
         return cls(**values)
+
+
+interpreted_init(Observation)
 
 
 def result_to_json(result: Result) -> dict[str, Any]:
