@@ -77,10 +77,8 @@ def packed_field(field: int, values: Sequence[int]) -> bytes:
     """A packed repeated varint field (omitted when empty)."""
     if not values:
         return b""
-    try:
-        payload = bytes(values)  # values 0..127 are their own one-byte varints
-        if max(payload) >= 0x80:
-            raise ValueError
-    except ValueError:
-        payload = b"".join([varint(v) for v in values])
+    # Joined from the varint table: faster, compiled, than ``bytes(values)`` with a
+    # range check for every length measured (1-29 values), and without the exception
+    # that path paid for every negative value (scores).
+    payload = b"".join([varint(v) for v in values])
     return _SMALL[(field << 3) | 2] + varint(len(payload)) + payload

@@ -94,27 +94,31 @@ def _display_entry(display: tuple[SetView, ...]) -> bytes:
     return entry
 
 
-_HEADERS: dict[tuple[object, ...], bytes] = {}
+_HEADERS: dict[tuple[int, int, int, int], tuple[ab.GameConfig, bytes]] = {}
 
 
 def _header(obs: ab.Observation) -> bytes:
-    """Fields 1-7 (seat, table, rules, deal): constant through a deal, memoized."""
+    """Fields 1-7 (seat, table, rules, deal): constant through a deal, memoized. Keyed
+    by the config's identity, not its value: hashing a GameConfig (a dataclass's
+    generated ``__hash__``, interpreted) cost more than the lookup saved. The entry
+    holds the config, so its id cannot be reused while the entry exists."""
     config = obs.config
-    key = (obs.seat, config, obs.deal, obs.start_seat)
-    header = _HEADERS.get(key)
-    if header is None:
-        header = (
-            int_field(1, obs.seat)
-            + int_field(2, config.players)
-            + _rules(config.options)
-            + int_field(4, config.deals)
-            + bool_field(5, config.duplicate)
-            + int_field(6, obs.deal)
-            + int_field(7, obs.start_seat)
-        )
-        if len(_HEADERS) >= _EVENT_CACHE_LIMIT:
-            _HEADERS.clear()
-        _HEADERS[key] = header
+    key = (obs.seat, id(config), obs.deal, obs.start_seat)
+    cached = _HEADERS.get(key)
+    if cached is not None and cached[0] is config:
+        return cached[1]
+    header = (
+        int_field(1, obs.seat)
+        + int_field(2, config.players)
+        + _rules(config.options)
+        + int_field(4, config.deals)
+        + bool_field(5, config.duplicate)
+        + int_field(6, obs.deal)
+        + int_field(7, obs.start_seat)
+    )
+    if len(_HEADERS) >= _EVENT_CACHE_LIMIT:
+        _HEADERS.clear()
+    _HEADERS[key] = (config, header)
     return header
 
 
