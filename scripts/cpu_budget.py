@@ -131,6 +131,22 @@ async def league_window(
     }
 
 
+def start_message(index: int, seat: int, players: int = 4) -> bot_pb2.ArenaMessage:
+    """A seat's MatchStart for zero-work match ``index``, as the referee starts a match
+    (the SDK refuses a MatchStart without its game)."""
+    game = get_game("abluxxen")
+    start = bot_pb2.MatchStart(
+        match_id=f"zero-{index}",
+        seat=seat,
+        players=players,
+        names=[f"seat-{s}" for s in range(players)],
+        game=game.name,
+        deadline_ms=1000,
+    )
+    game.wire.fill_start(start, game.make_config(players, "amigo"))
+    return bot_pb2.ArenaMessage(start=start)
+
+
 async def _zero_work_match(
     index: int,
     channels: list[grpc.aio.Channel],
@@ -140,19 +156,8 @@ async def _zero_work_match(
     """A "match" of a referee that does no work: one stream per seat (one per server),
     prebuilt requests sent to one seat after the other."""
     calls = [bot_pb2_grpc.BotStub(c).Play() for c in channels]
-    game = get_game("abluxxen")
     for seat, call in enumerate(calls):
-        # As the referee starts a match (the SDK refuses a MatchStart without its game).
-        start = bot_pb2.MatchStart(
-            match_id=f"zero-{index}",
-            seat=seat,
-            players=len(calls),
-            names=[f"seat-{s}" for s in range(len(calls))],
-            game=game.name,
-            deadline_ms=1000,
-        )
-        game.wire.fill_start(start, game.make_config(len(calls), "amigo"))
-        await call.write(bot_pb2.ArenaMessage(start=start))
+        await call.write(start_message(index, seat, len(calls)))
     count = 0
     while running():
         call = calls[count % len(calls)]

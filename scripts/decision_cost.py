@@ -45,10 +45,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_referee import instant_matches, recorded_requests  # noqa: E402
-from cpu_budget import RANDOM_BOT, child_pids, cpu_s, league_window, machine_busy  # noqa: E402
+from cpu_budget import (  # noqa: E402
+    RANDOM_BOT,
+    child_pids,
+    cpu_s,
+    league_window,
+    machine_busy,
+    start_message,
+)
 
 from arena import native  # noqa: E402
-from arena.games import get as get_game  # noqa: E402
 from arena.gctune import tune_for_latency  # noqa: E402
 from arena.league.config import Entrant, LeagueConfig  # noqa: E402
 from arena.league.processes import ManagedBot  # noqa: E402
@@ -59,24 +65,10 @@ from arena.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
 WARMUP_S = 1.0
 
 
-def _start_message(index: int, seat: int) -> bot_pb2.ArenaMessage:
-    """A seat's MatchStart, as the referee sends it (the SDK refuses one without its
-    game)."""
-    game = get_game("abluxxen")
-    start = bot_pb2.MatchStart(
-        match_id=f"zero-{index}",
-        seat=seat,
-        players=4,
-        names=[f"seat-{s}" for s in range(4)],
-        game=game.name,
-        deadline_ms=1000,
-    )
-    game.wire.fill_start(start, game.make_config(4, "amigo"))
-    return bot_pb2.ArenaMessage(start=start)
-
-
 def _busy(us: float) -> None:
-    """Burn ``us`` µs of this thread's CPU (the arena's own work, stood in for)."""
+    """Burn ``us`` µs of this thread's CPU (the arena's own work, stood in for). CPU
+    time, not ``referee_floor.busy_wait``'s wall time: a wait preempted by the bots on
+    the other core still stands for ``us`` µs of work."""
     if us > 0:
         until = time.thread_time() + us / 1e6
         while time.thread_time() < until:
@@ -106,7 +98,7 @@ class _Rung:
         self.matches += 1
         calls = [bot_pb2_grpc.BotStub(c).Play() for c in self.channels]
         for seat, call in enumerate(calls):
-            await call.write(_start_message(self.matches, seat))
+            await call.write(start_message(self.matches, seat))
         return calls
 
     async def _close(self, calls: list[grpc.aio.StreamStreamCall]) -> None:
