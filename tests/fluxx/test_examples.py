@@ -1,4 +1,4 @@
-"""The worked examples of FLUXX.md §16 (E1–E18), each as a test."""
+"""The worked examples of FLUXX.md §16 (E1–E20), each as a test."""
 
 from __future__ import annotations
 
@@ -478,3 +478,30 @@ def test_e18_first_play_random() -> None:
     assert random_play[3] == "random"
     assert random_play[2] in ids("bread", "milk", "sun")
     assert len(hand(s, A)) == 2
+
+
+def test_e19_draw_2_and_use_em_while_inflation_leaves() -> None:
+    s = layout(
+        rules=["inflation"],
+        hands={A: ["draw_2_and_use_em"]},
+        draw=["trash_a_new_rule", "cookies", "milk"],
+        start="play",
+    )
+    play(s, "draw_2_and_use_em")
+    expect(s, K.PLAY_TEMP, A)
+    assert legal_cards(s) == ids("trash_a_new_rule", "cookies", "milk")  # 2+I drawn
+    play(s, "trash_a_new_rule")
+    expect(s, K.TRASH_RULE, A)
+    answer(s, fx.target(c("inflation")))
+    assert c("inflation") in s.discard
+    expect(s, K.PLAY_TEMP, A)
+    play(s, "cookies")
+    # "Play all of them", read live [D40]: every card still in the temp hand.
+    expect(s, K.PLAY_TEMP, A)
+    assert legal_cards(s) == ids("milk")
+    play(s, "milk")
+    assert table(s, A) == ids("cookies", "milk")
+    assert not [e for e in events_of(s, "discard") if e[3] == "leftover"]
+    assert s.discard[-1] == c("draw_2_and_use_em")
+    expect(s, K.PLAY, B)  # the chain was A's one play, and Play 1 holds again
+

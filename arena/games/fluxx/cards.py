@@ -327,12 +327,15 @@ COMPOUND_DRAW: Final[dict[CardId, int]] = {
     TODAYS_SPECIAL: 3,
 }
 """Compound Actions: cards drawn into the temp hand (before Inflation)."""
+ALL_OF_THEM: Final = -1
+"""``COMPOUND_PLAY`` of a compound Action that plays every card still in its temp hand."""
 COMPOUND_PLAY: Final[dict[CardId, int]] = {
-    DRAW_2_AND_USE_EM: 2,
+    DRAW_2_AND_USE_EM: ALL_OF_THEM,
     DRAW_3_PLAY_2: 2,
     TODAYS_SPECIAL: 1,
 }
-"""Compound Actions: cards to play from the temp hand (before Inflation), read live [D40]."""
+"""Compound Actions: cards to play from the temp hand (before Inflation), read live [D40]:
+Draw 2 and Use 'Em plays all of them, however Inflation changes meanwhile (§11.5, E19)."""
 
 
 def card_name(card: CardId) -> str:

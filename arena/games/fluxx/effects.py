@@ -15,6 +15,7 @@ from .actions import (
     DecisionKind,
 )
 from .cards import (
+    ALL_OF_THEM,
     COMPOUND_DRAW,
     COMPOUND_PLAY,
     CREEPER_SWEEPER,
@@ -190,7 +191,8 @@ def _compound(state: State, card: CardId) -> None:
 def op_compound(state: State, frame: Frame) -> None:
     """The next PLAY_TEMP, or the end of the compound Action: leftovers discarded."""
     temp = state.temp[-1]
-    if temp and frame[2] < COMPOUND_PLAY[frame[1]] + inflation(state):
+    required = COMPOUND_PLAY[frame[1]]
+    if temp and (required == ALL_OF_THEM or frame[2] < required + inflation(state)):
         ask(state, DecisionKind.PLAY_TEMP, state.active, legal.play_temp(state, state.active))
         return
     state.stack.pop()
