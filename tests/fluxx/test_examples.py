@@ -505,3 +505,44 @@ def test_e19_draw_2_and_use_em_while_inflation_leaves() -> None:
     assert s.discard[-1] == c("draw_2_and_use_em")
     expect(s, K.PLAY, B)  # the chain was A's one play, and Play 1 holds again
 
+
+def _e20(seed: int, tables: dict[int, list[str]]) -> fx.State:
+    """2 players, Silver Lining in play; A plays Money onto Taxes (and Bread) and
+    chooses KEEP, then plays Mix It All Up."""
+    s = layout(
+        players=2,
+        rules=["silver_lining", "play_2"],
+        hands={A: ["money", "mix_it_all_up"]},
+        tables=tables,
+        seed=seed,
+        start="play",
+    )
+    play(s, "money")
+    expect(s, K.TAXES_CHOICE, A)
+    answer(s, fx.KEEP)
+    assert table(s, A) >= ids("taxes", "money", "bread")
+    assert s.taxes_keep
+    play(s, "mix_it_all_up")
+    return s
+
+
+def test_e20_taxes_keep_across_mix_it_all_up() -> None:
+    s = _e20(4, {A: ["taxes", "bread"]})  # seed 4 deals Money to A, Bread to B, Taxes to A
+    assert events_of(s, "mix")[0][2] == tuple(cards("money", "bread", "taxes"))
+    assert table(s, A) == ids("taxes", "money")
+    assert s.taxes_keep  # the KEEP stands [D53]: no TAXES_CHOICE is asked
+    assert len(events_of(s, "taxes_keep")) == 1  # the one KEEP, before the deal
+    expect(s, K.PLAY, B)  # A's two plays are done
+    assert table(s, A) == ids("taxes", "money")
+
+    # Had the deal moved Money to B's table, the KEEP would be cleared [D45].
+    s = _e20(1, {A: ["taxes", "bread"]})  # seed 1: Bread to A, Money to B, Taxes to A
+    assert table(s, B) == ids("money")
+    assert not s.taxes_keep
+    expect(s, K.PLAY, B)
+
+    # §9 step 1 applies afresh to whoever then holds both (B here, with Milk to deal).
+    s = _e20(5, {A: ["taxes", "bread"], B: ["milk"]})  # seed 5: B gets Money and Taxes
+    assert table(s, B) == ids("taxes", "money")
+    assert not s.taxes_keep
+    expect(s, K.TAXES_CHOICE, B)

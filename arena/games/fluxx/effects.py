@@ -34,6 +34,7 @@ from .cards import (
     LETS_SIMPLIFY,
     LIMIT_RULES,
     MIX_IT_ALL_UP,
+    MONEY,
     NO_LIMITS,
     ROTATE_HANDS,
     RULES_RESET,
@@ -41,6 +42,7 @@ from .cards import (
     STEAL_SOMETHING,
     TAKE_ANOTHER_TURN,
     TAXATION,
+    TAXES,
     TODAYS_SPECIAL,
     TRADE_HANDS,
     TRASH_A_NEW_RULE,
@@ -413,12 +415,16 @@ def on_tax_give(state: State, seat: int, action: Action) -> None:
 
 
 def _mix_it_all_up(state: State, card: CardId) -> None:
-    """Every Keeper and Creeper is gathered, shuffled and dealt from the active seat."""
+    """Every Keeper and Creeper is gathered, shuffled and dealt from the active seat. A
+    Taxes KEEP stands if the deal puts Taxes and Money back on the keeping table [D53]."""
     n = state.config.players
     gathered = [c for table in state.tables for c in sorted(table)]
     if not gathered:
         state.events.append(("mix", state.active, ()))
         return
+    # Under a KEEP both cards are on the keeping seat's table. Gathering them clears the
+    # KEEP (lift, D45); the whole deal is one unit (D21), so only its outcome counts.
+    kept = state.loc[TAXES] if state.taxes_keep else -1
     for c in gathered:
         lift(state, c)
     rng(state).shuffle(gathered)
@@ -429,6 +435,8 @@ def _mix_it_all_up(state: State, card: CardId) -> None:
         state.tables[seat].append(c)
         if IS_KEEPER[c]:
             state.keepers[seat] += 1
+    if kept >= 0 and loc[TAXES] == kept and loc[MONEY] == kept:
+        state.taxes_keep = True
     state.events.append(("mix", state.active, tuple(gathered)))
 
 
