@@ -82,8 +82,8 @@ def build_dir() -> Path:
     return Path(configured) if configured else Path(sys.prefix) / "arena-native"
 
 
-def _package_dir(package: str) -> Path:
-    return ROOT.joinpath(*package.split(".")[1:])
+def _package_dir(package: str, root: Path = ROOT) -> Path:
+    return root.joinpath(*package.split(".")[1:])
 
 
 _digest: str | None = None
@@ -94,13 +94,18 @@ def sources_digest() -> str:
     the ones they call into) and of the interpreter the build is for."""
     global _digest
     if _digest is None:
-        h = hashlib.sha256(f"{sys.implementation.cache_tag} {sys.platform}".encode())
-        for package in sorted(PACKAGES):
-            for source in sorted(_package_dir(package).glob("*.py")):
-                h.update(f"\0{package}.{source.name}\0".encode())
-                h.update(source.read_bytes())
-        _digest = h.hexdigest()
+        _digest = _digest_of(ROOT)
     return _digest
+
+
+def _digest_of(root: Path) -> str:
+    """``sources_digest`` of the package tree at ``root``."""
+    h = hashlib.sha256(f"{sys.implementation.cache_tag} {sys.platform}".encode())
+    for package in sorted(PACKAGES):
+        for source in sorted(_package_dir(package, root).glob("*.py")):
+            h.update(f"\0{package}.{source.name}\0".encode())
+            h.update(source.read_bytes())
+    return h.hexdigest()
 
 
 def build_is_current(directory: Path | None = None) -> bool:
@@ -187,7 +192,9 @@ def build(directory: Path | None = None) -> Path:
                 continue  # setuptools' intermediate copies
             (staging / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(built, staging / relative)
-        (staging / STAMP).write_text(sources_digest() + "\n")
+        # Stamped with the sources it was compiled from (the copy), not the live tree:
+        # a file edited during the build leaves the build stale, as it is.
+        (staging / STAMP).write_text(_digest_of(work / "arena") + "\n")
     # Replace the old build only once the new one is complete.
     if target.exists():
         shutil.rmtree(target)

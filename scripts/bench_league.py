@@ -35,7 +35,7 @@ from arena import native  # noqa: E402
 from arena.gctune import tune_for_latency  # noqa: E402
 from arena.league.commit import Standings  # noqa: E402
 from arena.league.config import Entrant, LeagueConfig  # noqa: E402
-from arena.league.intervals import unresolved  # noqa: E402
+from arena.league.joint import fit, stop_board  # noqa: E402
 from arena.league.rating import RatingModel, Skill  # noqa: E402
 from arena.league.runner import run_league  # noqa: E402
 from arena.league.schedule import Scheduler  # noqa: E402
@@ -122,25 +122,28 @@ async def league_rate(bots: int, concurrency: int, matches: int) -> tuple[float,
 
 def rating_ms_per_match(bots: int = 8, matches: int = 400) -> float:
     """CPU milliseconds the league spends per match on ratings, in process: choosing the
-    next table by the default schedule (which reads the ratings), the TrueSkill update,
-    and the stop rule's check (``--until separated``) after each round."""
+    next table by the default schedule (which reads the joint model), the TrueSkill
+    update, the joint model's refit, and the stop rule's check (``--until separated``)
+    after each round."""
     names = [f"bot-{i}" for i in range(bots)]
     model = RatingModel(draw_probability=0.01)
     standings = Standings(model, "bench", dict.fromkeys(names, Skill()), dict.fromkeys(names, 0))
     scheduler = Scheduler(names, 4, seed=1)
     rng = random.Random(1)
     started = time.process_time()
+    joint = fit(standings.outcomes, names)
     for index in range(matches):
-        table = scheduler.next_table(standings.skills)
+        table = scheduler.next_table(standings.skills, joint)
         ranks = rng.sample(range(1, 5), 4)
         seats = [
             SeatRow(s, bot, 0, ranks[s], ranks[s], False, 0, 0.0, 0, 0, 0)
             for s, bot in enumerate(table.seats)
         ]
-        standings.apply(standings.rated(seats))
+        standings.apply(standings.rated(seats), {s.bot: s.rank for s in seats})
+        joint = fit(standings.outcomes, names, start=joint)
         if (index + 1) % (bots // 4) == 0:
             order = sorted(names, key=lambda n: -standings.skills[n].conservative)
-            unresolved([standings.skills[n] for n in order], 0.95)
+            stop_board(joint, order)
     return (time.process_time() - started) * 1000 / matches
 
 

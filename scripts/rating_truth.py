@@ -55,7 +55,7 @@ from arena.games.abluxxen.ismcts import IsmctsPolicy  # noqa: E402
 from arena.league.commit import Standings  # noqa: E402
 from arena.league.config import SCHEDULES  # noqa: E402
 from arena.league.groups import group_seats  # noqa: E402
-from arena.league.intervals import calibration, p_better, rank_intervals, unresolved  # noqa: E402
+from arena.league.joint import Outcomes, fit, ranked  # noqa: E402
 from arena.league.rating import RatingModel, Skill  # noqa: E402
 from arena.league.schedule import Scheduler, derived_seed  # noqa: E402
 from arena.store.rows import SeatRow  # noqa: E402
@@ -65,6 +65,7 @@ Bot = tuple[str, float]
 (``tree``: the search with every seat's decisions in its tree, no model of the others)."""
 FIELDS: dict[str, tuple[Bot, ...]] = {
     "eps": tuple(("eps", e) for e in (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0)),
+    "close": tuple(("eps", e) for e in (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65)),
     "budgets": (
         ("ismcts", 200),
         ("ismcts", 100),
@@ -74,13 +75,17 @@ FIELDS: dict[str, tuple[Bot, ...]] = {
     "search": (*(("ismcts", i) for i in (200, 100, 50, 25)), ("eps", 0.0)),
     "tree": tuple(("tree", i) for i in (400, 200, 100, 50, 25)),
 }
-"""The fields, in their assumed order, best first. Only ``eps`` holds it. ``budgets``
+"""The fields, in their assumed order, best first. ``eps`` (clear: neighbours far apart
+at the top) and ``close`` (neighbours 5 points of random moves apart, about 3 points
+of mean rank per match... measured by ``mean rank at its tables``) hold it. ``budgets``
 mixes the search with random movers and ``search`` puts it at tables of its own; in
 both its model of the other seats (greedy) is wrong, and greedy finishes ahead of it
 (docs/RATINGS.md). ``tree`` is the search with no model of the others (every seat in its
 tree) at tables of its own: below 200 iterations its budgets do not keep their order.
 All three are kept to show that, not as fields of known order."""
-CHECKPOINTS = (5, 10, 15, 20, 30, 40, 60, 80, 120, 160, 240, 320, 400)
+CHECKPOINTS = (5, 10, 20, 40, 100, 400)
+TAU_AT = (40, 100, 400)
+STOP_LEVELS = (0.95, 0.99)
 TRUESKILL_DEFAULT_TAU = 25 / 300
 SETTLED_TAU = 0.9
 
@@ -129,8 +134,6 @@ class Settings:
     duplicate: bool
     rate_groups: bool
     games_per_bot: int
-    threshold: float
-    sharpen: float
     field: tuple[Bot, ...]
     table_size: int
     seed: int
@@ -139,15 +142,17 @@ class Settings:
 @dataclass
 class LeagueResult:
     settle: float  # games per bot; inf = never
-    stop_at: float  # inf = the rule never stopped
-    stop_wrong: bool
+    stops: dict[float, list[float]] = field(default_factory=dict)  # P -> [games, wrong]
     covered: dict[int, list[int]] = field(default_factory=dict)  # checkpoint -> [hits, n]
-    p_bins: list[list[float]] = field(default_factory=list)  # [p, right] per neighbour pair
+    p_bins: dict[int, list[list[float]]] = field(default_factory=dict)  # checkpoint -> [p, right]
+    taus: dict[int, float] = field(default_factory=dict)  # games per bot -> Kendall tau
+    joint_taus: dict[int, float] = field(default_factory=dict)  # ... of the joint order
     seat_points: list[list[float]] = field(default_factory=list)
     seat_ranks: list[list[float]] = field(default_factory=list)
     final_tau: float = 0.0
     final_order: list[str] = field(default_factory=list)  # the leaderboard at the end
     places: dict[str, list[int]] = field(default_factory=dict)  # bot -> its rank per match
+    least_met: int = 0  # the fewest meetings of any pair at the end
 
 
 def kendall_tau(order: list[int]) -> float:
@@ -182,17 +187,18 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
         draw_probability=game.rating_defaults("", s.table_size).draw_probability,
     )
     standings = Standings(model, "sim", dict.fromkeys(names, Skill()), dict.fromkeys(names, 0))
+    outcomes = Outcomes()
+    joint = fit(outcomes, names)
     scheduler = Scheduler(names, s.table_size, seed, kind=s.schedule, duplicate=s.duplicate)
     k, n = s.table_size, len(names)
-    result = LeagueResult(math.inf, math.inf, False)
+    result = LeagueResult(math.inf)
     result.seat_points = [[] for _ in range(k)]
     result.seat_ranks = [[] for _ in range(k)]
     taus: list[float] = []
-    sharpen = s.sharpen or calibration(s.schedule)
     group: list[list[SeatRow]] = []
     matches = s.games_per_bot * n // k
     for index in range(matches):
-        table = scheduler.next_table(standings.skills)
+        table = scheduler.next_table(standings.skills, joint)
         outcome = play(game, config, [bots[b] for b in table.seats], table)
         rows = [
             SeatRow(
@@ -210,13 +216,17 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
             )
             for seat, bot in enumerate(table.seats)
         ]
+        rated: list[SeatRow] = []
         if s.rate_groups:
             group.append(rows)
             if len(group) == scheduler.tables_per_group:
-                standings.apply(standings.rated(group_seats(group)))
-                group = []
+                rated, group = group_seats(group), []
         else:
-            standings.apply(standings.rated(rows))
+            rated = rows
+        if rated:
+            standings.apply(standings.rated(rated))
+            outcomes.add({row.bot: row.rank for row in rated})
+            joint = fit(outcomes, names)
         for seat, bot in enumerate(table.seats):
             result.seat_points[seat].append(outcome.scores[seat])
             result.seat_ranks[seat].append(outcome.ranks[seat])
@@ -225,29 +235,38 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
         if (done * k) % n:
             continue
         games = done * k // n
+        # The board as every leaderboard shows it: TrueSkill's mu - 3 sigma, with the
+        # joint model's figures for that order.
         order = sorted(names, key=lambda b: (-standings.skills[b].conservative, b))
-        skills = [standings.skills[b] for b in order]
         taus.append(kendall_tau([truth[b] for b in order]))
-        if result.stop_at == math.inf and not unresolved(skills, s.threshold, sharpen):
-            result.stop_at = games
-            result.stop_wrong = any(truth[a] > truth[b] for a, b in itertools.pairwise(order))
+        if games in TAU_AT:
+            result.taus[games] = taus[-1]
+            result.joint_taus[games] = kendall_tau([truth[b] for b in joint.order(names)])
+        board = ranked(joint, order)
+        for level in STOP_LEVELS:
+            if level not in result.stops and board.p_order >= level:
+                wrong = any(truth[a] > truth[b] for a, b in itertools.pairwise(order))
+                result.stops[level] = [games, float(wrong)]
         if games in CHECKPOINTS:
             hits = sum(
-                iv.rank_low <= truth[b] + 1 <= iv.rank_high
-                for b, iv in zip(
-                    order, rank_intervals(tuple(order), tuple(skills), sharpen=sharpen), strict=True
-                )
+                low <= truth[b] + 1 <= high
+                for b, low, high in zip(order, board.rank_low, board.rank_high, strict=True)
             )
             result.covered[games] = [hits, n]
-            for a, b in itertools.pairwise(order):
-                p = p_better(standings.skills[a], standings.skills[b], sharpen)
-                result.p_bins.append([p, float(truth[a] < truth[b])])
+            result.p_bins[games] = [
+                [joint.p_better(a, b), float(truth[a] < truth[b])]
+                for a, b in itertools.pairwise(order)
+            ]
     settled_from = len(taus)
     while settled_from > 0 and taus[settled_from - 1] >= SETTLED_TAU:
         settled_from -= 1
     result.settle = settled_from + 1 if settled_from < len(taus) else math.inf
     result.final_tau = taus[-1]
     result.final_order = sorted(names, key=lambda b: (-standings.skills[b].conservative, b))
+    result.least_met = min(
+        scheduler.meetings.get((a, b) if a < b else (b, a), 0)
+        for a, b in itertools.combinations(names, 2)
+    )
     return result
 
 
@@ -255,6 +274,9 @@ def mean_se(values: list[float]) -> tuple[float, float]:
     if len(values) < 2:
         return (values[0] if values else 0.0, 0.0)
     return statistics.fmean(values), statistics.stdev(values) / math.sqrt(len(values))
+
+
+P_BINS = ((0.5, 0.8), (0.8, 0.9), (0.9, 0.95), (0.95, 0.99), (0.99, 1.01))
 
 
 def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict[str, Any]:
@@ -272,25 +294,61 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         f"quartiles {settles[len(settles) // 4]}..{settles[3 * len(settles) // 4]}, "
         f"never {never}/{len(results)}"
     )
-    hits = total = 0
+    taus = {
+        point: round(statistics.fmean(r.taus[point] for r in results), 3)
+        for point in TAU_AT
+        if all(point in r.taus for r in results)
+    }
+    joint_taus = {
+        point: round(statistics.fmean(r.joint_taus[point] for r in results), 3)
+        for point in TAU_AT
+        if all(point in r.joint_taus for r in results)
+    }
+    print(
+        "mean Kendall tau of the board (TrueSkill's order): "
+        + ", ".join(f"{g} games {t}" for g, t in taus.items())
+        + "; of the joint model's order: "
+        + ", ".join(f"{g} games {t}" for g, t in joint_taus.items())
+    )
+    coverage: dict[int, float] = {}
+    calibration: dict[int, list[list[float]]] = {}
+    print("games/bot  coverage | p_above_next bins: mean p -> right (pairs)")
     for point in CHECKPOINTS:
         h = sum(r.covered.get(point, [0, 0])[0] for r in results)
         t = sum(r.covered.get(point, [0, 0])[1] for r in results)
-        if t:
-            print(f"  coverage at {point:>3} games per bot: {h / t:.3f} ({t} bot ranks)")
-        hits, total = hits + h, total + t
-    coverage = hits / total if total else float("nan")
-    print(f"95% rank-interval coverage over all checkpoints: {coverage:.3f}")
-    pairs = [p for r in results for p in r.p_bins]
-    for low, high in ((0.5, 0.8), (0.8, 0.95), (0.95, 0.99), (0.99, 1.01)):
-        inside = [right for p, right in pairs if low <= p < high]
+        if not t:
+            continue
+        coverage[point] = round(h / t, 4)
+        pairs = [p for r in results for p in r.p_bins.get(point, [])]
+        cells = []
+        calibration[point] = []
+        for low, high in P_BINS:
+            inside = [(p, right) for p, right in pairs if low <= p < high]
+            if inside:
+                mean_p = statistics.fmean(p for p, _ in inside)
+                right = statistics.fmean(r for _, r in inside)
+                cells.append(
+                    f"[{low:.2f},{min(high, 1):.2f}) {mean_p:.3f}->{right:.3f} ({len(inside)})"
+                )
+                calibration[point].append([low, round(mean_p, 4), round(right, 4), len(inside)])
+        print(f"  {point:>4}   {h / t:.3f}   | " + "  ".join(cells))
+    all_pairs = [p for r in results for bins in r.p_bins.values() for p in bins]
+    overall = []
+    for low, high in P_BINS:
+        inside = [(p, right) for p, right in all_pairs if low <= p < high]
         if inside:
-            print(
-                f"  p_above_next in [{low:.2f}, {min(high, 1):.2f}): "
-                f"right {statistics.fmean(inside):.3f} of {len(inside)}"
+            overall.append(
+                [
+                    low,
+                    round(statistics.fmean(p for p, _ in inside), 4),
+                    round(statistics.fmean(r for _, r in inside), 4),
+                    len(inside),
+                ]
             )
-    # Where each bot ends on the leaderboard, on average: a bot whose mean place is far
-    # from its true one says the field's assumed order is wrong, not the rating.
+    print(
+        "all checkpoints: "
+        + "  ".join(f"[{b[0]:.2f}) {b[1]:.3f}->{b[2]:.3f} ({b[3]})" for b in overall)
+    )
     places = {
         bot_name(b): statistics.fmean(r.final_order.index(bot_name(b)) + 1 for r in results)
         for b in settings.field
@@ -299,8 +357,6 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         "mean final place (true place = position in the field): "
         + ", ".join(f"{name} {place:.2f}" for name, place in places.items())
     )
-    # The field's order measured directly, without the rater: each bot's mean rank at its
-    # tables. A field is of known order only if these come out in its order.
     at_tables = {
         bot_name(b): mean_se([x for r in results for x in r.places.get(bot_name(b), [])])
         for b in settings.field
@@ -309,14 +365,24 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         "mean rank at its tables (1 = first): "
         + ", ".join(f"{name} {m:.3f} ± {se:.3f}" for name, (m, se) in at_tables.items())
     )
-    stops = [r for r in results if not math.isinf(r.stop_at)]
-    wrong = sum(r.stop_wrong for r in stops) / len(results)
-    stop_median = statistics.median([r.stop_at for r in results])
-    print(
-        f"stop rule separated:{settings.threshold}: stopped in {len(stops)}/{len(results)} "
-        f"leagues, median at {stop_median} games per bot; wrong neighbour order at the stop "
-        f"in {sum(r.stop_wrong for r in stops)}"
-    )
+    stops: dict[str, Any] = {}
+    for level in STOP_LEVELS:
+        fired = [r.stops[level] for r in results if level in r.stops]
+        wrong = sum(w for _, w in fired)
+        at = statistics.median([g for g, _ in fired]) if fired else None
+        print(
+            f"stop rule separated:{level}: stopped in {len(fired)}/{len(results)} leagues, "
+            f"median at {at} games per bot; wrong order at the stop in {wrong:g} "
+            f"({wrong / len(results):.3f} of leagues)"
+        )
+        stops[str(level)] = {
+            "stopped": len(fired),
+            "median_games_per_bot": at,
+            "wrong": int(wrong),
+            "wrong_share": round(wrong / len(results), 4),
+        }
+    least = min(r.least_met for r in results)
+    print(f"fewest meetings of any pair at the end: {least}")
     seats = []
     for seat in range(settings.table_size):
         points = [p for r in results for p in r.seat_points[seat]]
@@ -331,16 +397,21 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
                 "rank_se": round(rs, 3),
             }
         )
-        print(f"  seat {seat}: points {pm:6.2f} ± {ps:.2f}, rank {rm:.3f} ± {rs:.3f}")
+    print(
+        "seats: "
+        + ", ".join(f"{x['seat']}: points {x['points']:.2f}, rank {x['rank']:.3f}" for x in seats)
+    )
     return {
         "games_per_bot_to_settle": median,
-        "rank_interval_coverage": round(coverage, 4),
-        "stop_rule_wrong_order": round(wrong, 4),
-        "stop_rule_median_games_per_bot": stop_median,
+        "kendall_tau": taus,
+        "kendall_tau_joint_order": joint_taus,
+        "rank_interval_coverage": coverage,
+        "p_above_next_calibration": overall,
+        "stop_rule": stops,
+        "least_pair_meetings": least,
         "never_settled": never,
         "field": [bot_name(b) for b in settings.field],
         "schedule": settings.schedule,
-        "sharpen": settings.sharpen or calibration(settings.schedule),
         "tau": settings.tau,
         "duplicate": settings.duplicate,
         "rate_groups": settings.rate_groups,
@@ -348,9 +419,6 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         "games_per_bot": settings.games_per_bot,
         "seats": seats,
         "mean_final_place": {name: round(place, 2) for name, place in places.items()},
-        "mean_rank_at_tables": {
-            name: [round(m, 3), round(se, 3)] for name, (m, se) in at_tables.items()
-        },
         "wall_s": round(wall, 1),
     }
 
@@ -372,13 +440,6 @@ def main() -> None:
     parser.add_argument(
         "--rate-groups", action="store_true", help="with --duplicate: rate each deal group as one"
     )
-    parser.add_argument("--until", type=float, default=0.95, help="the stop rule's P")
-    parser.add_argument(
-        "--sharpen",
-        type=float,
-        default=0.0,
-        help="calibration factor to try instead of the schedule's (intervals.CALIBRATION)",
-    )
     parser.add_argument(
         "--field",
         default="eps",
@@ -398,8 +459,6 @@ def main() -> None:
         duplicate=args.duplicate or args.rate_groups,
         rate_groups=args.rate_groups,
         games_per_bot=args.games_per_bot,
-        threshold=args.until,
-        sharpen=args.sharpen,
         field=FIELDS[args.field],
         table_size=4,
         seed=args.seed,

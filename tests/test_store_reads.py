@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.league.intervals import ladder_joint
+from arena.league.joint import Outcomes
 from arena.league.leaderboard import (
     Row,
-    ladder_calibration,
     leaderboard,
     standing_row,
     with_intervals,
@@ -91,7 +92,7 @@ def test_an_old_database_gets_the_indexes_columns_and_totals(tmp_path: Path) -> 
     finally:
         store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 4
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
         assert _indexes(db) >= NEW_INDEXES
         columns = [r[0] for r in db.execute("SELECT name FROM pragma_table_info('seats')")]
         assert columns[-3:] == ["league_id", "finished_at", "idx"]
@@ -120,6 +121,34 @@ def test_an_old_database_gets_the_indexes_columns_and_totals(tmp_path: Path) -> 
             assert (row.matches, row.wins) == (matches, wins)
             assert row.mean_score == round(mean_score, 2)
             assert row.mean_rank == round(mean_rank, 2)
+            assert 1 <= row.rank_low <= row.rank_high <= len(rows)
+
+
+def test_an_old_database_gets_the_joint_model_s_counts_of_its_rated_matches(
+    tmp_path: Path,
+) -> None:
+    """The migration counts every rated match's choice sets, as a commit would have."""
+    path = tmp_path / "old.db"
+    _restore(path)
+    with sqlite3.connect(path) as db:
+        rated = db.execute(
+            "SELECT m.ladder, s.match_id, s.bot, s.rank FROM seats s "
+            "JOIN matches m ON m.id = s.match_id "
+            "WHERE s.match_id IN (SELECT match_id FROM rating_history)"
+        ).fetchall()
+    expected: dict[str, Outcomes] = {}
+    by_match: dict[tuple[str, str], dict[str, int]] = {}
+    for ladder, match_id, bot, rank in rated:
+        by_match.setdefault((ladder, match_id), {})[bot] = rank
+    for (ladder, _), ranks in by_match.items():
+        expected.setdefault(ladder, Outcomes()).add(ranks)
+    assert expected
+    store = open_store(path)
+    try:
+        for ladder, outcomes in expected.items():
+            assert dict(store.outcome_counts(ladder)) == outcomes.counts
+    finally:
+        store.close()
 
 
 def _match(index: int, at: float, seats: list[tuple[str, int, int, bool, int]]) -> MatchRow:
@@ -214,14 +243,14 @@ def test_pages_walk_every_row_once_in_order(db_url: str) -> None:
         board = leaderboard(store, "lg/g/p/4p")
         shown: list[Row] = []
         after: tuple[float, str] | None = None
-        sharpen = ladder_calibration(store, "lg/g/p/4p")
+        joint = ladder_joint(store, "lg/g/p/4p")
         everyone = store.ladder_ratings("lg/g/p/4p", include_retired=True)
         while standings := store.standings("lg/g/p/4p", after=after, limit=6):
             rows = [  # as GetLeaderboard pages it
                 standing_row(rank, s.rating, s.stats)
                 for rank, s in enumerate(standings, start=len(shown) + 1)
             ]
-            shown += with_intervals(rows, everyone, sharpen=sharpen)
+            shown += with_intervals(rows, everyone, joint)
             last = standings[-1].rating
             after = (3 * last.sigma - last.mu, last.bot)
         assert shown == board

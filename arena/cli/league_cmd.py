@@ -243,7 +243,11 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(render(leaderboard(store, config.ladder), "table", config.ladder))
     if config.until_separated:
-        print(separation_line(store, config.ladder, config.until_separated, summary.total))
+        print(
+            separation_line(
+                store, config.ladder, config.until_separated, summary.total, summary.separated
+            )
+        )
     store.close()
     return 0
 

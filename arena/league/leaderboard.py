@@ -19,8 +19,8 @@ from arena.store import Store
 from arena.store.rows import RatingRow
 from arena.text import shown
 
-from .intervals import RankInterval, calibration, rank_intervals
-from .rating import Skill
+from .intervals import RankInterval, ladder_joint, rank_intervals
+from .joint import JointFit, Separated, stop_board
 
 DEFAULT_SCHEDULE: Final = "informative"
 """The schedule of leagues by default and of the live ladder (schedule.py)."""
@@ -57,37 +57,22 @@ class Row:
 
 def leaderboard(store: Store, ladder: str) -> list[Row]:
     """Rows sorted by conservative skill (mu - 3 sigma), best first, with their rank
-    intervals (computed from the stored ratings on every read, so a ladder rated before
-    they existed has them too)."""
+    intervals from the joint model of the ladder's history (computed on every read from
+    the stored counts, so a ladder rated before they existed has them too)."""
     stats = store.seat_stats(ladder)
     ratings = sorted(store.ratings(ladder), key=lambda r: (-(r.mu - 3 * r.sigma), r.bot))
     rows = [
         standing_row(position, rating, stats.get(rating.bot, {}))
         for position, rating in enumerate(ratings, start=1)
     ]
-    return with_intervals(rows, ratings, sharpen=ladder_calibration(store, ladder))
+    return with_intervals(rows, ratings, ladder_joint(store, ladder))
 
 
-def ladder_calibration(store: Store, ladder: str) -> float:
-    """The calibration of the schedule a ladder was played on (intervals.calibration):
-    its league's, or the default schedule's (the live ladder's) if it has none."""
-    league = store.league(ladder.rsplit("/", 3)[0])
-    schedule = DEFAULT_SCHEDULE
-    if league is not None:
-        settings = json.loads(str(league["config_json"])).get("settings") or {}
-        schedule = str(settings.get("schedule", DEFAULT_SCHEDULE))
-    return calibration(schedule)
-
-
-def with_intervals(
-    rows: Sequence[Row], ratings: Sequence[RatingRow], *, sharpen: float
-) -> list[Row]:
-    """``rows`` with their rank intervals and ``p_above_next``, computed over ``ratings``:
-    every rating of the leaderboard, in its order (a bot anywhere on it, with a wide
-    enough belief, may be better than the leader)."""
-    found = rank_intervals(
-        tuple(r.bot for r in ratings), tuple(Skill(r.mu, r.sigma) for r in ratings), sharpen=sharpen
-    )
+def with_intervals(rows: Sequence[Row], ratings: Sequence[RatingRow], joint: JointFit) -> list[Row]:
+    """``rows`` with their rank intervals and ``p_above_next`` from the ladder's joint
+    model, over ``ratings``: every rating of the leaderboard, in its order (a bot
+    anywhere on it may be better than the leader)."""
+    found = rank_intervals(joint, [r.bot for r in ratings])
     by_bot = {r.bot: interval for r, interval in zip(ratings, found, strict=True)}
     return [with_interval(row, by_bot) for row in rows]
 
@@ -106,23 +91,64 @@ def with_interval(row: Row, intervals: Mapping[str, RankInterval]) -> Row:
     )
 
 
-def separation_line(store: Store, ladder: str, threshold: float, matches: int) -> str:
-    """The ``--until separated`` verdict: every neighbour pair separated, or which are
-    not (with the probability that the upper one is better)."""
+ORDER_NOTE: Final = (
+    "order: TrueSkill's mu-3σ (the live rating); 95% rank and p>next: the joint model of "
+    "every rated match (docs/RATINGS.md)"
+)
+"""The line under every text leaderboard that says where its figures come from."""
+
+
+def disagreements(rows: Sequence[Row]) -> list[str]:
+    """The neighbour pairs the joint model orders the other way round from the board
+    (``p_above_next`` below 0.5), as ``lower > upper (p ...)``: every view shows them."""
+    return [
+        f"{shown(b.name)} > {shown(a.name)} (p {1 - a.p_above_next:.2f})"
+        for a, b in itertools.pairwise(rows)
+        if a.p_above_next is not None and a.p_above_next < 0.5
+    ]
+
+
+def order_lines(rows: Sequence[Row]) -> list[str]:
+    """The note under a leaderboard: where its order and figures come from, and where
+    the joint model orders neighbours differently from TrueSkill."""
+    lines = [ORDER_NOTE]
+    differ = disagreements(rows)
+    if differ:
+        lines.append("the joint model orders differently: " + ", ".join(differ))
+    return lines
+
+
+def separation_line(
+    store: Store, ladder: str, threshold: float, matches: int, stopped: Separated | None
+) -> str:
+    """The ``--until separated`` verdict, on the board the rule decided on when it
+    stopped the league (``stopped``), else on the final board (the cap): the probability
+    that the board's whole order is right, and the neighbour pairs below ``threshold``."""
+    if stopped is not None:
+        return (
+            f"separated after {matches} matches: the board after {stopped.rated} rated "
+            f"matches, on which the rule decided, holds its whole order with probability "
+            f"{stopped.board.p_order:.3f} >= {threshold:g}: "
+            + " > ".join(shown(bot) for bot in stopped.order)
+            + (
+                f" (the {matches - stopped.rated} matches already started then were played "
+                "out and rated)"
+                if matches > stopped.rated
+                else ""
+            )
+        )
     rows = leaderboard(store, ladder)
+    board = stop_board(ladder_joint(store, ladder), [r.name for r in rows])
     open_pairs = [
         f"{shown(a.name)} > {shown(b.name)} (p {a.p_above_next:.2f})"
         for a, b in itertools.pairwise(rows)
         if a.p_above_next is not None and a.p_above_next < threshold
     ]
-    if not open_pairs:
-        return (
-            f"separated after {matches} matches: every pair of neighbours is ordered with "
-            f"probability >= {threshold:g}"
-        )
     return (
-        f"not separated after {matches} matches (the cap): {len(open_pairs)} pair(s) of "
-        f"neighbours below probability {threshold:g}: {', '.join(open_pairs)}"
+        f"not separated after {matches} matches (the cap): the board's order holds as a whole "
+        f"with probability {board.p_order:.3f} < {threshold:g}; "
+        f"{len(open_pairs)} pair(s) of neighbours below probability {threshold:g}"
+        + (f": {', '.join(open_pairs)}" if open_pairs else "")
     )
 
 
@@ -244,6 +270,7 @@ def _markdown(ladder: Ladder) -> str:
     lines = [f"### Ladder `{shown(ladder.name)}`", "", "| " + " | ".join(_TITLES) + " |"]
     lines.append("|" + "|".join("---:" if i != 1 else "---" for i in range(len(_TITLES))) + "|")
     lines += ["| " + " | ".join(map(shown, _cells(r))) + " |" for r in ladder.rows]
+    lines += ["", *order_lines(ladder.rows)]
     return "\n".join(lines)
 
 
@@ -258,4 +285,5 @@ def _table(ladder: Ladder) -> str:
                 for i, (v, w) in enumerate(zip(line, widths, strict=True))
             )
         )
+    lines += order_lines(ladder.rows)
     return "\n".join(lines)

@@ -36,7 +36,7 @@ from .config import LeagueConfig, LeagueConfigError
 from .entrants import StreamSlots
 from .executors import Executor, ExecutorError, make_executor
 from .groups import group_seats
-from .intervals import calibration, unresolved
+from .joint import JointFit, Outcomes, Separated, fit, stop_board
 from .progress import Progress
 from .rating import RatingModel, Skill
 from .schedule import Scheduler, Table, tables_per_group
@@ -74,6 +74,8 @@ class LeagueSummary:
     """Workers that died during the run, each with why (the league went on without)."""
     replayed: int = 0
     """Matches played again because the worker playing them died."""
+    separated: Separated | None = None
+    """The board the stop rule (``--until separated``) stopped the league on."""
 
 
 def rating_model(config: LeagueConfig) -> RatingModel:
@@ -121,9 +123,14 @@ class _Committed:
     Table k is chosen (matchmaking, the sigma stopping rule) with the ratings after match
     k - lag, lag being the league's concurrency (see the module doc)."""
 
-    def __init__(self, standings: Standings, lag: int, group_size: int = 0) -> None:
+    def __init__(
+        self, standings: Standings, lag: int, group_size: int = 0, *, joint: bool = False
+    ) -> None:
         self.standings = standings
         self.lag = lag
+        self.joint = joint
+        """Whether tables and the stop rule are shown the joint model (each match's
+        ranks are then kept until the model shown has taken them in)."""
         self.group_size = group_size
         """Duplicate deal groups rated as one: tables per group (0: each table alone)."""
         self._group: list[Sequence[SeatRow]] = []
@@ -132,21 +139,36 @@ class _Committed:
         """Matches committed: the next one to commit has this index."""
         self._after: dict[int, dict[str, Skill]] = {-1: dict(standings.skills)}
         """The ratings after each match, by its index (-1: before the first)."""
+        self._ranks: dict[int, dict[str, int]] = {}
+        """The ranks each match was rated on, by index, until ``_shown`` takes them in."""
+        self._shown = Outcomes()
+        """The joint model's counts after match ``_shown_after``: what tables are shown.
+        Tables are chosen in index order (a resumed league's from the first), so the
+        counts shown only ever move forward."""
+        self._shown_after = -1
+        self._joint: tuple[int, JointFit] | None = None
+        """The last joint fit handed out, and the match it follows."""
 
     def replay(self, done: Sequence[MatchRow]) -> None:
         """Rebuild the ratings after every match committed before this run (a resumed
         league regenerates its tables from the first, so it is shown them all again)."""
         for row in sorted(done, key=lambda m: m.idx):
             seats = self._to_rate(row)
+            ranks = {seat.bot: seat.rank for seat in seats}
             if seats:
-                self.standings.apply(self.standings.rated(seats))
+                self.standings.apply(self.standings.rated(seats), ranks)
             self._after[row.idx] = dict(self.standings.skills)
+            if self.joint:
+                self._ranks[row.idx] = ranks
         self.count = len(done)
 
     def commit(self, store: Store, finished: HeldMatch) -> None:
         """Rate and record the next match in index order."""
-        rate_and_record(store, self.standings, finished, self._to_rate(finished.match))
+        seats = self._to_rate(finished.match)
+        rate_and_record(store, self.standings, finished, seats)
         self._after[self.count] = dict(self.standings.skills)
+        if self.joint:
+            self._ranks[self.count] = {seat.bot: seat.rank for seat in seats}
         self._after.pop(self.count - self.lag - 1, None)  # no table to come is shown it
         self.count += 1
 
@@ -169,6 +191,22 @@ class _Committed:
     def shown_to(self, index: int) -> dict[str, Skill]:
         """The ratings table ``index`` is chosen with."""
         return self._after[max(index - self.lag, -1)]
+
+    def joint_shown_to(self, index: int, bots: Sequence[str]) -> JointFit:
+        """The joint model table ``index`` is chosen with (after match index - lag)."""
+        after = max(index - self.lag, -1)
+        if self._joint is not None and self._joint[0] == after:
+            return self._joint[1]
+        while self._shown_after < after:
+            self._shown_after += 1
+            ranks = self._ranks.pop(self._shown_after, None)
+            if ranks:
+                self._shown.add(ranks)
+        # A cold fit: a warm start would make the fit depend (within the tolerance) on
+        # which fits came before, and a resumed league must be shown exactly the same.
+        joint = fit(self._shown, bots)
+        self._joint = (after, joint)
+        return joint
 
 
 def _claim(store: Store, league_id: str) -> None:
@@ -285,7 +323,12 @@ class _LeagueRun:
                 self._check_failures()
         if index >= self.committed.count and self._stop_rule_met(index):
             return None
-        return self.scheduler.next_table(self.committed.shown_to(index) if by_ratings else None)
+        if not by_ratings:
+            return self.scheduler.next_table()
+        joint = None
+        if self.config.schedule == "informative":
+            joint = self.committed.joint_shown_to(index, self.names)
+        return self.scheduler.next_table(self.committed.shown_to(index), joint)
 
     def _stop_rule_met(self, index: int) -> bool:
         """A stopping rule holds on the ratings table ``index`` is shown: every sigma is
@@ -300,8 +343,11 @@ class _LeagueRun:
         if config.until_separated <= 0 or index % config.round_matches:
             return False
         order = sorted(self.names, key=lambda n: (-shown[n].conservative, n))
-        sharpen = calibration(config.schedule)
-        return not unresolved([shown[n] for n in order], config.until_separated, sharpen)
+        board = stop_board(self.committed.joint_shown_to(index, self.names), order)
+        if board.p_order < config.until_separated:
+            return False
+        self.summary.separated = Separated(max(index - self.committed.lag, -1) + 1, order, board)
+        return True
 
     def _take_held(self, table: Table) -> bool:
         """Commit the table's match as it was played before a kill, if it was held with
@@ -465,7 +511,12 @@ async def _run_league(
         model, config.ladder, dict.fromkeys(names, Skill()), dict.fromkeys(names, 0)
     )
     group_size = tables_per_group(len(names), config.table_size, True) if config.rate_groups else 0
-    committed = _Committed(standings, lag=config.concurrency, group_size=group_size)
+    committed = _Committed(
+        standings,
+        lag=config.concurrency,
+        group_size=group_size,
+        joint=config.schedule == "informative" or config.until_separated > 0,
+    )
     committed.replay(store.matches(league_id=config.league_id))
     await executor.start()
     seed = _create_league(config, store) if stored is None else league_seed(stored)

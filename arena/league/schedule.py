@@ -29,10 +29,10 @@ import itertools
 import math
 import random
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .intervals import p_better
+from .joint import JointFit
 from .rating import RatingModel, Skill, quality
 
 RATED_SCHEDULES = ("informative", "rating")
@@ -42,6 +42,21 @@ MAX_SPLITS = 500
 CONNECT_WEIGHT = 0.25
 """How much a pair that never met counts, against a pair of fully uncertain order (1):
 enough that every pair keeps meeting, little enough that the uncertain pairs lead."""
+FLOOR_SHARE = 0.5
+"""Every pair meets at least this share of what a balanced schedule would give it (the
+matches so far times C(k, 2) / C(n, 2)): a pair below the floor outweighs any other.
+Without a floor the informative schedule let distant pairs starve (1-27 meetings in 800
+matches against balanced's 171), and the order of a pair that never meets is learned
+from third parties only."""
+FLOOR_WEIGHT = 10.0
+"""A starved pair's value: above any pair's uncertainty plus connection (at most 1.25)."""
+
+
+def pair_floor(matches: int, bots: int, table_size: int) -> float:
+    """The meetings every pair should have had after ``matches`` matches."""
+    if bots < 2:
+        return 0.0
+    return FLOOR_SHARE * matches * math.comb(table_size, 2) / math.comb(bots, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,17 +124,20 @@ class Scheduler:
         """Duplicate: disjoint tables that replay one deal (each bot at most once)."""
         return tables_per_group(len(self.bots), self.k, self.duplicate)
 
-    def next_table(self, ratings: Mapping[str, Skill] | None = None) -> Table:
-        """The next match's table (``ratings``: the matchmaking snapshot)."""
+    def next_table(
+        self, ratings: Mapping[str, Skill] | None = None, joint: JointFit | None = None
+    ) -> Table:
+        """The next match's table (``ratings``: the TrueSkill snapshot, for ``rating``;
+        ``joint``: the joint model's, for ``informative``)."""
         if not self._pending:
-            self._fill(ratings or {})
+            self._fill(ratings or {}, joint)
         return self._pending.pop(0)
 
-    def _fill(self, ratings: Mapping[str, Skill]) -> None:
+    def _fill(self, ratings: Mapping[str, Skill], joint: JointFit | None) -> None:
         used: set[str] = set()
         group = self._group if self.duplicate else None
         for _ in range(self.tables_per_group):
-            chosen = self._choose([b for b in self.bots if b not in used], ratings)
+            chosen = self._choose([b for b in self.bots if b not in used], ratings, joint)
             used.update(chosen)
             seats = self._seat(chosen)
             index = self._next_index
@@ -133,15 +151,30 @@ class Scheduler:
             self._count(seats)
         self._group += 1
 
-    def _choose(self, pool: list[str], ratings: Mapping[str, Skill]) -> list[str]:
+    def _choose(
+        self, pool: list[str], ratings: Mapping[str, Skill], joint: JointFit | None
+    ) -> list[str]:
         rng = self._rng
         tiebreak = {b: rng.random() for b in pool}
         if self.kind == "random":
             return rng.sample(pool, self.k)
+        floor = pair_floor(self._next_index, len(self.bots), self.k)
         if self.kind == "rating":
-            return closest_table(self.model, pool, self.k, ratings, self.played, tiebreak)
+            return closest_table(
+                self.model,
+                pool,
+                self.k,
+                ratings,
+                self.played,
+                tiebreak,
+                floor=floor,
+                meetings=self.meetings,
+            )
         if self.kind == "informative":
-            return informative_table(pool, self.k, ratings, self.played, self.meetings, tiebreak)
+            better = (joint or JointFit.empty()).p_better
+            return informative_table(
+                pool, self.k, better, self.played, self.meetings, tiebreak, floor=floor
+            )
         chosen = [min(pool, key=lambda b: (self.played[b], tiebreak[b]))]
         while len(chosen) < self.k:
             chosen.append(
@@ -169,22 +202,25 @@ class Scheduler:
 def informative_table(
     pool: Sequence[str],
     size: int,
-    skills: Mapping[str, Skill],
+    better: Callable[[str, str], float],
     played: Mapping[str, int],
     meetings: Mapping[tuple[str, str], int],
     tiebreak: Mapping[str, float],
     placement_left: Mapping[str, int] | None = None,
+    *,
+    floor: float = 0.0,
 ) -> list[str]:
     """``size`` bots of ``pool``, unseated, chosen for what their match will teach.
 
     Only bots that played least are eligible while there are enough of them (so every
     bot plays equally often; the live ladder's bots in placement come first). A pair's
-    value is how uncertain its order is (1 - |2p - 1|, p the probability that one is
-    better) plus ``CONNECT_WEIGHT / (1 + meetings)``. When the due bots fill at most two
-    tables (a small league's round), the table is the split of them whose two tables'
-    pairs are worth most; otherwise the table grows one bot at a time by the most
-    valuable addition. Bots missing from ``skills`` or ``played`` have the default skill
-    and no match yet."""
+    value is how uncertain its order is (1 - |2p - 1|, p = ``better(a, b)``: the joint
+    model's probability that one is better) plus ``CONNECT_WEIGHT / (1 + meetings)``,
+    and ``FLOOR_WEIGHT`` while the pair has met fewer than ``floor`` times. When the due
+    bots fill at most two tables (a small league's round), the table is the split of
+    them whose two tables' pairs are worth most; otherwise the table grows one bot at a
+    time by the most valuable addition. Bots missing from ``played`` have no match
+    yet."""
     placing = placement_left or {}
 
     def due(bot: str) -> tuple[bool, int]:
@@ -193,12 +229,19 @@ def informative_table(
     ranked = sorted(pool, key=lambda b: (due(b), tiebreak[b]))
     eligible = [b for b in ranked if due(b) <= due(ranked[size - 1])]
 
-    def skill(bot: str) -> Skill:
-        return skills.get(bot, Skill())
+    values: dict[tuple[str, str], float] = {}
 
     def value(a: str, b: str) -> float:
-        uncertain = 1 - abs(2 * p_better(skill(a), skill(b)) - 1)
-        return uncertain + CONNECT_WEIGHT / (1 + meetings.get(_pair(a, b), 0))
+        pair = _pair(a, b)
+        found = values.get(pair)
+        if found is None:  # each pair once: a round's splits weigh the same pairs often
+            met = meetings.get(pair, 0)
+            # Rounded: a fit's last bits must never decide a table (a resumed league
+            # regenerates the same tables).
+            uncertain = round(1 - abs(2 * better(a, b) - 1), 6)
+            found = uncertain + CONNECT_WEIGHT / (1 + met) + (FLOOR_WEIGHT if met < floor else 0.0)
+            values[pair] = found
+        return found
 
     must = [b for b in eligible if due(b) < due(ranked[size - 1])]
     if not must and len(eligible) <= 2 * size and math.comb(len(eligible), size) <= MAX_SPLITS:
@@ -236,11 +279,16 @@ def closest_table(
     played: Mapping[str, int],
     tiebreak: Mapping[str, float],
     placement_left: Mapping[str, int] | None = None,
+    *,
+    floor: float = 0.0,
+    meetings: Mapping[tuple[str, str], int] | None = None,
 ) -> list[str]:
-    """Rating-driven matchmaking, the one rule of leagues and the live ladder: ``size``
-    bots of ``pool``, unseated. The anchor is the most uncertain bot (then the one that
-    played least, then ``tiebreak``); each further bot is whoever makes the closest table
-    by TrueSkill match quality (then the one that played least, then ``tiebreak``).
+    """Rating-driven matchmaking: ``size`` bots of ``pool``, unseated. The anchor is the
+    most uncertain bot (then the one that played least, then ``tiebreak``); each further
+    bot is, first, one that has met fewer than ``floor`` times someone already chosen
+    (the pair floor, as the informative schedule keeps it), then whoever makes the
+    closest table by TrueSkill match quality (then the one that played least, then
+    ``tiebreak``).
 
     ``placement_left``: the live ladder's bots still in their placement matches, which
     come before any other anchor (the one with the fewest matches played first). Bots
@@ -263,12 +311,14 @@ def closest_table(
             tiebreak[b],
         ),
     )
+    met = meetings or {}
     chosen = [anchor]
     while len(chosen) < size:
         chosen.append(
             max(
                 (b for b in pool if b not in chosen),
                 key=lambda b: (
+                    sum(met.get(_pair(b, c), 0) < floor for c in chosen),
                     round(quality(model, [skill(c) for c in [*chosen, b]]), 9),
                     -played.get(b, 0),
                     tiebreak[b],

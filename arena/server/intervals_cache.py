@@ -1,17 +1,20 @@
 """A ladder's rank intervals, kept between reads and refreshed at most every few seconds.
 
 Rank intervals need every bot's rating (a bot far down the leaderboard with a wide
-belief may still be better than the leader), so a page cannot compute them from its own
-rows; and they cost about 1 ms of the interpreter per bot (posterior draws: 210 ms for
-a ladder of 208 bots). Computed on every read after a change, a busy ladder (several
-matches a second) would spend a core on them, holding the GIL the referee's event loop
-needs. So the intervals last computed are kept with the ladder's version (for ``arena
-serve``, its writer's commit count ``Store.commits``; for ``arena web``, the ladder's
-newest match): a read after no change costs a lookup; a read after a change gets the
-kept intervals while they are younger than ``refresh_s``, and otherwise still gets them
-while a background thread computes the new ones on a read connection of its own (one
-at a time), so no read waits for the draws but the very first. Intervals move slowly; a
-few seconds of staleness is not visible.
+belief may still be better than the leader) and the joint model's fit of the whole
+ladder, so a page cannot compute them from its own rows; and the fit and the posterior
+draws cost tens of milliseconds on a large ladder (docs/RATINGS.md). Computed on every
+read after a change, a busy ladder (several matches a second) would spend a core on
+them, holding the GIL the referee's event loop needs. So the intervals last computed
+are kept with the ladder's version (for ``arena serve``, its writer's commit count
+``Store.commits``; for ``arena web``, the ladder's newest match): a read after no
+change costs a lookup; a read after a change gets the kept intervals while they are
+younger than ``refresh_s``, and otherwise still gets them while a background thread
+computes the new ones on a read connection of its own (one at a time), so no read waits
+for the draws but the very first. Intervals move slowly; a few seconds of staleness is
+not visible. The live ladder's matchmaking reads the joint model kept here too
+(``joint``), and each commit asks for a refresh when one is due (``nudge``), so the
+model follows the ladder even when nobody reads it.
 """
 
 from __future__ import annotations
@@ -23,9 +26,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Final
 
-from arena.league.intervals import RankInterval, calibration, rank_intervals
-from arena.league.leaderboard import DEFAULT_SCHEDULE
-from arena.league.rating import Skill
+from arena.league.intervals import RankInterval, ladder_joint, rank_intervals
+from arena.league.joint import JointFit
 from arena.store import Store
 
 log = logging.getLogger(__name__)
@@ -39,15 +41,15 @@ def _in_a_thread(work: Callable[[], None]) -> None:
 
 
 def ladder_intervals(
-    store: Store, ladder: str, *, include_retired: bool, sharpen: float
-) -> dict[str, RankInterval]:
-    """Each bot's rank interval on the ladder's leaderboard, read now: every rating of
-    the ladder (one row per bot, never its history)."""
+    store: Store, ladder: str, *, include_retired: bool
+) -> tuple[dict[str, RankInterval], JointFit]:
+    """Each bot's rank interval on the ladder's leaderboard, read now, and the joint
+    model they come from: every rating of the ladder (one row per bot) and the model's
+    counts (one row per distinct choice set), never its history."""
     ratings = store.ladder_ratings(ladder, include_retired=include_retired)
-    found = rank_intervals(
-        tuple(r.bot for r in ratings), tuple(Skill(r.mu, r.sigma) for r in ratings), sharpen=sharpen
-    )
-    return {r.bot: interval for r, interval in zip(ratings, found, strict=True)}
+    joint = ladder_joint(store, ladder)
+    found = rank_intervals(joint, [r.bot for r in ratings])
+    return {r.bot: interval for r, interval in zip(ratings, found, strict=True)}, joint
 
 
 @dataclass
@@ -55,6 +57,7 @@ class _Kept:
     version: Hashable
     at: float
     intervals: dict[str, RankInterval]
+    joint: JointFit
 
 
 @dataclass
@@ -64,8 +67,6 @@ class IntervalCache:
     ladder: str
     version: Callable[[Store], Hashable]
     """The ladder's version as ``store`` reads it (changes whenever a rating may have)."""
-    sharpen: float = calibration(DEFAULT_SCHEDULE)
-    """The calibration of the ladder's schedule (``intervals.calibration``)."""
     open_reader: Callable[[], Store] | None = None
     """A read connection of the cache's own, for refreshing in the background (None:
     the read that finds them due computes them, and waits)."""
@@ -98,6 +99,29 @@ class IntervalCache:
             with self._lock:
                 self._computing.discard(include_retired)
 
+    def joint(self) -> JointFit:
+        """The joint model last fitted (the prior alone before the first): what the live
+        ladder's matchmaking reads, a few seconds stale at most."""
+        with self._lock:
+            kept = self._kept.get(True) or self._kept.get(False)
+        return kept.joint if kept is not None else JointFit.empty()
+
+    def nudge(self, store: Store) -> None:
+        """After a commit: refresh in the background if due (never here), so that the
+        matchmaking's joint model follows the ladder even when nobody reads it."""
+        if self.open_reader is None:
+            return
+        version = self.version(store)
+        now = self.clock()
+        with self._lock:
+            kept = self._kept.get(True)
+            if True in self._computing:
+                return
+            if kept is not None and (kept.version == version or now - kept.at < self.refresh_s):
+                return
+            self._computing.add(True)
+        self.background(lambda: self._refresh(True))
+
     def _refresh(self, include_retired: bool) -> None:
         """Compute the intervals again on a connection of the cache's own."""
         assert self.open_reader is not None
@@ -116,9 +140,7 @@ class IntervalCache:
     def _compute(
         self, store: Store, include_retired: bool, version: Hashable, now: float
     ) -> dict[str, RankInterval]:
-        intervals = ladder_intervals(
-            store, self.ladder, include_retired=include_retired, sharpen=self.sharpen
-        )
+        intervals, joint = ladder_intervals(store, self.ladder, include_retired=include_retired)
         with self._lock:
-            self._kept[include_retired] = _Kept(version, now, intervals)
+            self._kept[include_retired] = _Kept(version, now, intervals, joint)
         return intervals

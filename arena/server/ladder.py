@@ -47,6 +47,7 @@ from typing import Any, Final
 from arena.league.commit import Standings, rate_and_record
 from arena.league.executors import Executor, ExecutorError, executor_for
 from arena.league.executors.base import LocalExecutor
+from arena.league.joint import JointFit
 from arena.league.rating import RatingModel
 from arena.league.results import match_id
 from arena.referee import SeatOutcome
@@ -195,6 +196,10 @@ class Ladder:
         """Why no match can be played in this run any more (every worker of the executor
         died), or None."""
         self._matchmaker = Matchmaker(self.model)
+        self.joint_source: Callable[[], JointFit] = JointFit.empty
+        """The ladder's joint model as last fitted (the server's intervals cache)."""
+        self.after_commit: Callable[[], None] = lambda: None
+        """Called after each commit (the intervals cache refits in the background)."""
         self._game_config = config.game_config()
         self._game_json = self.game.config_to_json(self._game_config)
         self._busy: Counter[str] = Counter()
@@ -408,7 +413,7 @@ class Ladder:
             seats = self._matchmaker.table(
                 [b.name for b in free],
                 size,
-                self.standings.skills,
+                self.joint_source(),
                 self.standings.played,
                 {b.name: b.placement_left for b in free},
             )
@@ -605,6 +610,7 @@ class Ladder:
         """Rate a finished match and commit it with the ratings (one transaction)."""
         rate_and_record(self.store, self.standings, finished)
         self.rated_matches += 1
+        self.after_commit()
         log.info("match %s: %s", finished.match.id, _seats_text(finished))
 
     def _still_same(self, bot: BotEntry) -> BotEntry | None:

@@ -14,8 +14,15 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from arena.league.rating import RatingModel, Skill
-from arena.league.schedule import count_meetings, count_seating, informative_table, seat_order
+from arena.league.joint import JointFit
+from arena.league.rating import RatingModel
+from arena.league.schedule import (
+    count_meetings,
+    count_seating,
+    informative_table,
+    pair_floor,
+    seat_order,
+)
 
 
 @dataclass(slots=True)
@@ -32,22 +39,34 @@ class Matchmaker:
     """How often each bot had each left neighbour."""
     meetings: dict[tuple[str, str], int] = field(default_factory=dict)
     """How often each pair of bots met (while the arena runs)."""
+    tables: int = 0
+    """Tables chosen while the arena runs (what the pair floor grows with)."""
 
     def table(
         self,
         free: Sequence[str],
         size: int,
-        skills: Mapping[str, Skill],
+        joint: JointFit,
         played: Mapping[str, int],
         placement_left: Mapping[str, int],
     ) -> tuple[str, ...]:
-        """A seated table of ``size`` bots out of ``free`` (which must hold enough)."""
+        """A seated table of ``size`` bots out of ``free`` (which must hold enough),
+        chosen by the ladder's ``joint`` model (a few seconds stale at most)."""
         if len(free) < size:
             raise ValueError(f"{len(free)} free bots for a table of {size}")
         tiebreak = {b: self.rng.random() for b in free}
+        floor = pair_floor(self.tables, len(played) or len(free), size)
         chosen = informative_table(
-            free, size, skills, played, self.meetings, tiebreak, placement_left
+            free,
+            size,
+            joint.p_better,
+            played,
+            self.meetings,
+            tiebreak,
+            placement_left,
+            floor=floor,
         )
+        self.tables += 1
         seats = seat_order(chosen, self.seat_use, self.left_of, self.rng)
         count_seating(seats, self.seat_use, self.left_of)
         count_meetings(seats, self.meetings)

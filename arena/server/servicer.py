@@ -111,6 +111,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             lambda _read: store.commits,
             open_reader=lambda: open_store(reads.db, read_only=True),
         )
+        ladder.joint_source = self.intervals.joint
+        ladder.after_commit = lambda: self.intervals.nudge(store)
         self.read_limiter = (
             TokenBuckets(config.read_rate, config.read_burst) if config.read_rate > 0 else None
         )

@@ -8,11 +8,12 @@ from __future__ import annotations
 import json
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import asdict
 from typing import Any, ClassVar
 
+from . import outcomes
 from .connection import Connection, Row
 from .rows import HeldMatch, MatchRow, RatingRow, SeatRow, Standing
 from .unwritable import WriteFault
@@ -140,9 +141,12 @@ class Store(ABC):
         faults: Sequence[tuple[int, int, str, str, int]],
         record: bytes,
         ratings: Sequence[RatingRow],
+        rated: Mapping[str, int] | None = None,
     ) -> None:
         """A finished match, its seats, faults, record and the ratings after it: one
-        transaction."""
+        transaction. ``rated``: the ranks the ratings were computed from, by bot (the
+        match's own seats, or a whole deal group's), counted into the ladder's
+        ``outcome_counts`` for the joint model."""
         with self.transaction() as db:
             db.execute(
                 "INSERT INTO matches(id, league_id, idx, ladder, seed, config_json, end_reason,"
@@ -229,6 +233,11 @@ class Store(ABC):
                 db.execute(
                     "INSERT INTO rating_history VALUES (?, ?, ?, ?, ?)",
                     (rating.ladder, rating.bot, match.id, rating.mu, rating.sigma),
+                )
+            if ratings and rated:
+                db.executemany(
+                    outcomes.UPSERT,
+                    [(*key, 1) for key in outcomes.rows(ratings[0].ladder, rated)],
                 )
 
     def hold_match(
@@ -437,6 +446,14 @@ class Store(ABC):
             "SELECT * FROM ratings WHERE ladder = ? ORDER BY bot", (ladder,)
         ).fetchall()
         return [RatingRow(r["ladder"], r["bot"], r["mu"], r["sigma"], r["matches"]) for r in rows]
+
+    def outcome_counts(self, ladder: str) -> list[tuple[outcomes.Outcome, int]]:
+        """The joint model's counts of a ladder (``outcomes``): one row per distinct
+        choice set and chosen group, never per match."""
+        rows = self._db.execute(
+            "SELECT members, chosen, count FROM outcome_counts WHERE ladder = ?", (ladder,)
+        ).fetchall()
+        return [((outcomes.decode(r[0]), outcomes.decode(r[1])), int(r[2])) for r in rows]
 
     def rating_history(self, ladder: str) -> list[tuple[str, str, float, float]]:
         """(bot, match id, mu, sigma) after each rated match, in match order."""

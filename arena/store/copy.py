@@ -11,7 +11,7 @@ from .base import Store, StoreError
 
 TABLES: Final = (
     "bots", "leagues", "tokens", "matches", "seats", "faults", "records", "ratings",
-    "rating_history", "match_counters", "held_matches", "bot_stats",
+    "rating_history", "match_counters", "held_matches", "bot_stats", "outcome_counts",
 )  # fmt: skip
 """Every table of the schema, each after those it refers to."""
 BATCH: Final = 2000

@@ -156,4 +156,21 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE INDEX ratings_by_standing ON ratings(ladder, 3 * sigma - mu, bot);
     CREATE INDEX bots_by_owner ON bots(owner, name);
     """,
+    # 5: the joint model's sufficient statistics (arena/store/outcomes.py): each rated
+    # match's choice sets, counted per ladder. Old databases get them from their rated
+    # matches by ``outcomes.backfill`` in the same transaction.
+    """
+    CREATE TABLE outcome_counts (
+        ladder      TEXT NOT NULL,
+        members     TEXT NOT NULL,          -- JSON array of bot names, sorted
+        chosen      TEXT NOT NULL,          -- JSON array: those placed together from it
+        count       INTEGER NOT NULL,
+        PRIMARY KEY (ladder, members, chosen)
+    ) WITHOUT ROWID;
+    """,
 )
+
+BACKFILLS: Final = {5: "outcome_counts"}
+"""Migrations that fill their table from what the database holds in Python (a ranking's
+choice sets are not a query): migration number -> table, filled by
+``outcomes.backfill`` inside the migration's transaction."""

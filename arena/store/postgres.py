@@ -21,10 +21,11 @@ import psycopg
 from psycopg import conninfo
 from psycopg.rows import RowMaker
 
+from . import outcomes
 from .base import Store, StoreError
 from .connection import Connection, Cursor, Row
 from .dialect import postgres_migrations
-from .migrations import APPLICATION_ID
+from .migrations import APPLICATION_ID, BACKFILLS
 from .opening import masked
 from .unwritable import WriteFault, postgres_write_fault
 
@@ -258,6 +259,8 @@ class PostgresStore(Store):
                 )
             for number in range(version, len(migrations)):
                 self._conn.execute(migrations[number].encode())
+                if number + 1 in BACKFILLS:
+                    outcomes.backfill(self._db)
             self._conn.execute(
                 f"UPDATE {SCHEMA_TABLE} SET version = %s".encode(), (len(migrations),)
             )

@@ -14,10 +14,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar, Final
 
+from . import outcomes
 from .base import Store, StoreError
 from .connection import Row
 from .locks import LockBusyError, LockFile
-from .migrations import APPLICATION_ID, MIGRATIONS
+from .migrations import APPLICATION_ID, BACKFILLS, MIGRATIONS
 from .rows import HeldMatch, MatchRow, RatingRow, SeatRow, Standing, standing_key
 from .unwritable import WriteFault, write_fault
 
@@ -159,15 +160,16 @@ class SqliteStore(Store):
 
     def _migrate(self) -> None:
         while (version := self._db.execute("PRAGMA user_version").fetchone()[0]) < len(MIGRATIONS):
-            # One script so the migration and its version number commit together
-            # (executescript would commit a transaction opened outside it).
+            # One transaction so the migration, its backfill and its version number
+            # commit together (executescript would commit a transaction opened outside
+            # it, so the script opens it, and leaves it open).
             try:
-                self._db.executescript(
-                    "BEGIN IMMEDIATE;"
-                    + MIGRATIONS[version]
-                    + f";PRAGMA user_version = {version + 1};"
-                    + f"PRAGMA application_id = {APPLICATION_ID};COMMIT;"
-                )
+                self._db.executescript("BEGIN IMMEDIATE;" + MIGRATIONS[version])
+                if version + 1 in BACKFILLS:
+                    outcomes.backfill(self._db)
+                self._db.execute(f"PRAGMA user_version = {version + 1}")
+                self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                self._db.execute("COMMIT")
             except sqlite3.Error:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")

@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Any, Final, TypeVar
 
 from arena.league.intervals import RankInterval
-from arena.league.leaderboard import Row, ladder_calibration, standing_row, with_interval
+from arena.league.leaderboard import Row, standing_row, with_interval
 from arena.server.intervals_cache import IntervalCache
 from arena.server.intervals_cache import ladder_intervals as read_intervals
 from arena.store import Store
@@ -88,7 +88,6 @@ class LadderIntervals:
             cache = IntervalCache(
                 ladder,
                 lambda read: ladder_heads(read, [ladder]).get(ladder),
-                sharpen=ladder_calibration(store, ladder),
                 open_reader=self._open_reader,
             )
             with self._lock:
@@ -100,9 +99,7 @@ class LadderIntervals:
 
 def ladder_intervals(store: Store, ladder: str) -> dict[str, RankInterval]:
     """The ladder's intervals read now (what the static export shows)."""
-    return read_intervals(
-        store, ladder, include_retired=True, sharpen=ladder_calibration(store, ladder)
-    )
+    return read_intervals(store, ladder, include_retired=True)[0]
 
 
 def leader_rows(

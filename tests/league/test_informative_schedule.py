@@ -9,22 +9,28 @@ import random
 import statistics
 from collections import Counter
 
+import pytest
+
+from arena.league import schedule
 from arena.league.commit import Standings
+from arena.league.joint import JointFit
 from arena.league.rating import RatingModel, Skill
 from arena.league.schedule import Scheduler
 from arena.store.rows import SeatRow
 
 BOTS = [f"b{i}" for i in range(8)]
-# b0/b1 and b4/b5 are close; everyone else is far from their neighbours.
-RATINGS = {
-    "b0": Skill(40, 1.0), "b1": Skill(39.7, 1.0), "b2": Skill(33, 1.0), "b3": Skill(27, 1.0),
-    "b4": Skill(21, 1.0), "b5": Skill(20.8, 1.0), "b6": Skill(14, 1.0), "b7": Skill(8, 1.0),
+# The joint model's beliefs (log-strength, sd): b0/b1 and b4/b5 are close; everyone
+# else is far from their neighbours.
+BELIEFS = {
+    "b0": (2.0, 0.1), "b1": (1.97, 0.1), "b2": (1.2, 0.1), "b3": (0.6, 0.1),
+    "b4": (0.0, 0.1), "b5": (-0.02, 0.1), "b6": (-0.7, 0.1), "b7": (-1.4, 0.1),
 }  # fmt: skip
 
 
-def tables(count: int, ratings: dict[str, Skill] = RATINGS) -> list[tuple[str, ...]]:
+def tables(count: int, beliefs: dict[str, tuple[float, float]] = BELIEFS) -> list[tuple[str, ...]]:
     scheduler = Scheduler(BOTS, 4, seed=3)  # the default kind
-    return [scheduler.next_table(ratings).seats for _ in range(count)]
+    joint = JointFit.of(beliefs)
+    return [scheduler.next_table({}, joint).seats for _ in range(count)]
 
 
 def test_every_bot_plays_equally_often_and_sits_in_every_seat_equally() -> None:
@@ -44,7 +50,30 @@ def test_uncertain_pairs_meet_most_and_every_pair_meets() -> None:
     typical = sorted(met.values())[len(met) // 2]
     assert met[frozenset(("b0", "b1"))] > 1.5 * typical
     assert met[frozenset(("b4", "b5"))] > 1.5 * typical
-    assert min(met.values()) >= 5
+
+
+WIDE = [f"w{i:02d}" for i in range(16)]
+"""Sixteen bots a steady 0.3 logit apart: four tables a round, chosen one bot at a time."""
+FLOOR_AT_800 = 800 * 6 / 120 / 2
+"""Half of what balanced tables give each pair in 800 matches (6 of the 120 pairs each)."""
+
+
+def least_met(count: int) -> int:
+    scheduler = Scheduler(WIDE, 4, seed=3)
+    joint = JointFit.of({b: (-0.3 * i, 0.1) for i, b in enumerate(WIDE)})
+    seated = [scheduler.next_table({}, joint).seats for _ in range(count)]
+    met = Counter(frozenset(p) for t in seated for p in itertools.combinations(t, 2))
+    return min(met.get(frozenset(p), 0) for p in itertools.combinations(WIDE, 2))
+
+
+def test_every_pair_meets_at_least_at_the_floor() -> None:
+    assert least_met(800) >= FLOOR_AT_800 - 1  # less the round in progress
+
+
+def test_without_the_floor_distant_pairs_starve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the floor is for: by uncertainty alone the surest pairs fall behind."""
+    monkeypatch.setattr(schedule, "FLOOR_SHARE", 0.0)
+    assert least_met(800) < FLOOR_AT_800 - 4
 
 
 def test_without_ratings_it_mixes_everyone() -> None:

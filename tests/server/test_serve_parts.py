@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from arena.league.rating import RatingModel, Skill
+from arena.league.joint import JointFit
+from arena.league.rating import RatingModel
 from arena.server.allowlist import Allowlist, AllowlistError
 from arena.server.config import ServeConfig, ServeConfigError, validate
 from arena.server.matchmaking import Matchmaker
@@ -132,7 +133,7 @@ def test_bots_and_match_counters(tmp_path: Path) -> None:
 
 def test_matchmaking_seats_bots_in_placement_first() -> None:
     maker = Matchmaker(RatingModel(), random.Random(1))
-    skills = {"old1": Skill(30, 1), "old2": Skill(29, 1), "old3": Skill(10, 1)}
+    skills = JointFit.of({"old1": (1.0, 0.2), "old2": (0.9, 0.2), "old3": (-2.0, 0.2)})
     played = {"old1": 50, "old2": 50, "old3": 50}
     for _ in range(5):
         table = maker.table(["old1", "old2", "old3", "new"], 2, skills, played, {"new": 2})

@@ -1,0 +1,298 @@
+"""The joint model under every leaderboard: a Plackett-Luce model of every rated match
+of a ladder, fitted to the whole history at once.
+
+Why: TrueSkill filters one match at a time and keeps one independent belief per bot, so
+it forgets what two bots' shared matches say about their difference; how wrong its
+intervals are then depends on who met whom (docs/RATINGS.md measures it). This model
+keeps the joint posterior of all skills, so the uncertainty of a difference is its own.
+
+The model. Each bot has a log-strength ``theta``; a match's ranking is built best first,
+each place going to bot i of those still unplaced (the *choice set* R) with probability
+exp(theta_i) / sum over R of exp(theta_j). Seats that tie (equal ranks: a tie, or
+forfeits, all ranked last) are placed together by Breslow's rule (each of the d tied
+bots chosen from the same set R), as survival models treat tied times. A normal prior
+N(0, s^2) on each theta makes the fit proper from the first match, with the field's
+spread s estimated from the ladder itself (empirical Bayes, by expectation-maximization
+beside Newton's method); the fit is the posterior's mode and its covariance the inverse
+of the log-posterior's curvature there (the Laplace approximation).
+
+Sufficient statistics. The log-likelihood is sum_i chosen_i theta_i - sum_R n_R log
+sum_{j in R} exp(theta_j): it needs only how often each bot was chosen and how often
+each choice set occurred, never the matches themselves. ``Outcomes`` keeps them as
+counts of (choice set, chosen bots) pairs: adding a match is a few dictionary updates,
+and a refit after a match rereads no history (the store keeps the same counts,
+committed with each match's ratings).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+import numpy as np
+
+from arena.store.outcomes import Outcome, outcomes_of
+
+PRIOR_SD: Final = 1.0
+"""Where the field's spread starts before the first match (a bot 1 logit above another
+finishes ahead of it 73% of the time). The spread is then estimated from the ladder's
+own matches (empirical Bayes, ``fit``): a fixed prior too wide for a close field makes
+its differences look surer than they are, and too narrow for a clear one, less sure."""
+MIN_SPREAD: Final = 0.01
+"""The least spread: a field of equal bots (every skill alike, every order a coin toss)."""
+MAX_SPREAD: Final = 5.0
+"""The most: a field where the best finishes ahead of the worst e^10 times to one."""
+LEVEL: Final = 0.95
+"""The rank intervals' probability."""
+SAMPLES: Final = 4000
+"""Posterior draws for rank intervals and the order's probability: the quantiles'
+error is about 0.35 percentage points."""
+MAX_DRAWS: Final = 400_000
+"""Draws (bots x samples) per leaderboard at most: a larger ladder gets fewer samples
+(never fewer than ``MIN_SAMPLES``). The draws are numpy's: 400,000 cost about 30 ms."""
+MIN_SAMPLES: Final = 500
+MAX_STEPS: Final = 500
+TOLERANCE: Final = 1e-7
+
+
+@dataclass(slots=True)
+class Outcomes:
+    """A ladder's sufficient statistics: how often each (choice set, chosen) pair
+    occurred, and how many matches were rated."""
+
+    counts: dict[Outcome, int] = field(default_factory=dict)
+    matches: int = 0
+
+    def add(self, ranks: Mapping[str, int], times: int = 1) -> None:
+        """Count one rated match (``times`` = -1 takes it back out)."""
+        for outcome in outcomes_of(ranks):
+            total = self.counts.get(outcome, 0) + times
+            if total:
+                self.counts[outcome] = total
+            else:
+                del self.counts[outcome]
+        self.matches += times
+
+    def add_counts(self, rows: Iterable[tuple[Outcome, int]], matches: int) -> None:
+        """Add stored counts (``Store.outcomes``)."""
+        for outcome, count in rows:
+            self.counts[outcome] = self.counts.get(outcome, 0) + count
+        self.matches += matches
+
+    def copy(self) -> Outcomes:
+        return Outcomes(dict(self.counts), self.matches)
+
+    def bots(self) -> set[str]:
+        return {bot for (members, _), _ in self.counts.items() for bot in members}
+
+
+@dataclass(frozen=True, slots=True)
+class JointFit:
+    """The posterior of a ladder's skills: the mode and its covariance, by bot."""
+
+    bots: tuple[str, ...]
+    theta: np.ndarray
+    """Posterior mode of each bot's log-strength (mean 0 over the prior)."""
+    cov: np.ndarray
+    """Posterior covariance (Laplace)."""
+    matches: int
+    where: Mapping[str, int] = field(default_factory=dict)
+    """Each bot's position in ``bots``."""
+    _mean: list[float] = field(default_factory=list)
+    _cov: list[list[float]] = field(default_factory=list)
+    """``theta`` and ``cov`` as Python floats: the schedule asks ``p_better`` of many
+    pairs per table, and indexing numpy arrays one number at a time is slow."""
+    spread: float = PRIOR_SD
+    """The field's spread of log-strengths, estimated with the skills: the prior of a
+    bot without matches."""
+
+    @staticmethod
+    def empty() -> JointFit:
+        """The prior alone: every bot's skill unknown and alike."""
+        return JointFit((), np.zeros(0), np.zeros((0, 0)), 0)
+
+    @staticmethod
+    def of(beliefs: Mapping[str, tuple[float, float]]) -> JointFit:
+        """A fit with independent beliefs (mean, standard deviation) by bot: for
+        tests and tools that set skills by hand."""
+        names = tuple(sorted(beliefs))
+        theta = np.array([beliefs[b][0] for b in names])
+        cov = np.diag([beliefs[b][1] ** 2 for b in names])
+        where = {b: i for i, b in enumerate(names)}
+        return JointFit(names, theta, cov, 0, where, theta.tolist(), cov.tolist())
+
+    def index(self, bot: str) -> int | None:
+        return self.where.get(bot)
+
+    def strength(self, bot: str) -> float:
+        """A bot's log-strength (0, the prior's, for a bot without rated matches)."""
+        i = self.where.get(bot)
+        return 0.0 if i is None else self._mean[i]
+
+    def variance(self, bot: str) -> float:
+        """The posterior variance of a bot's log-strength."""
+        i = self.where.get(bot)
+        return self.spread**2 if i is None else self._cov[i][i]
+
+    def p_better(self, upper: str, lower: str) -> float:
+        """Posterior probability that ``upper`` is the stronger bot."""
+        i, j = self.where.get(upper), self.where.get(lower)
+        mean = self.strength(upper) - self.strength(lower)
+        var = self.variance(upper) + self.variance(lower)
+        if i is not None and j is not None:
+            var -= 2 * self._cov[i][j]
+        if var <= 0:
+            return 0.5 if mean == 0 else float(mean > 0)
+        return 0.5 * math.erfc(-mean / math.sqrt(2 * var))
+
+    def order(self, bots: Iterable[str]) -> list[str]:
+        """``bots`` strongest first (ties by name)."""
+        return sorted(bots, key=lambda b: (-self.strength(b), b))
+
+
+def fit(outcomes: Outcomes, bots: Iterable[str] = (), *, start: JointFit | None = None) -> JointFit:
+    """The posterior of every bot in ``outcomes`` (and ``bots``, which may have none);
+    ``start``: an earlier fit of the same ladder, where the iteration starts (a refit
+    after a match then takes a few steps). The result depends on the counts alone, not
+    on their history or on ``start`` (beyond ``TOLERANCE``): the counts are read in a
+    fixed order, so a resumed league is shown the same fits as an uninterrupted one."""
+    names = tuple(sorted(set(bots) | outcomes.bots()))
+    n = len(names)
+    if n == 0:
+        return JointFit.empty()
+    where = {name: i for i, name in enumerate(names)}
+    chosen = np.zeros(n)
+    by_size: dict[int, tuple[list[list[int]], list[float]]] = {}
+    for (members, picked), count in sorted(outcomes.counts.items()):
+        for bot in picked:
+            chosen[where[bot]] += count
+        listed, counted = by_size.setdefault(len(members), ([], []))
+        listed.append([where[b] for b in members])
+        counted.append(count * len(picked))
+    blocks = [_Block.of(listed, counted, n) for listed, counted in by_size.values()]
+    theta = np.zeros(n)
+    spread = PRIOR_SD
+    if start is not None:
+        theta = np.array([start.strength(b) for b in names])
+        spread = start.spread
+    for _ in range(MAX_STEPS):
+        gradient, hessian = _curvature(theta, chosen, blocks, 1 / spread**2)
+        step = np.linalg.solve(hessian, gradient)
+        theta += step
+        # The field's spread, by expectation-maximization: the prior's variance is the
+        # mean of each skill's squared posterior mean plus its posterior variance.
+        variance = float(np.mean(theta**2 + np.diag(np.linalg.inv(hessian))))
+        moved = math.sqrt(variance) - spread
+        spread = min(max(math.sqrt(variance), MIN_SPREAD), MAX_SPREAD)
+        if float(np.max(np.abs(step))) < TOLERANCE and abs(moved) < TOLERANCE:
+            break
+    _, hessian = _curvature(theta, chosen, blocks, 1 / spread**2)
+    cov = np.linalg.inv(hessian)
+    return JointFit(
+        names, theta, cov, outcomes.matches, where, theta.tolist(), cov.tolist(), spread
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    """The choice sets of one size, as arrays: each set's bots, its weight (how often
+    a bot was chosen from it), and the flat index of every ordered pair of its bots in
+    an n x n matrix."""
+
+    sets: np.ndarray
+    weights: np.ndarray
+    pairs: np.ndarray
+
+    @staticmethod
+    def of(listed: list[list[int]], counted: list[float], n: int) -> _Block:
+        sets = np.asarray(listed, dtype=np.intp)
+        pairs = (sets[:, :, None] * n + sets[:, None, :]).ravel()
+        return _Block(sets, np.asarray(counted, dtype=float), pairs)
+
+
+def _curvature(
+    theta: np.ndarray, chosen: np.ndarray, blocks: Sequence[_Block], precision: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The log-posterior's gradient and negative Hessian at ``theta``."""
+    n = len(theta)
+    gradient = chosen - precision * theta
+    hessian = np.eye(n) * precision
+    for block in blocks:
+        strength = theta[block.sets]
+        strength = np.exp(strength - strength.max(axis=1, keepdims=True))
+        p = strength / strength.sum(axis=1, keepdims=True)
+        wp = block.weights[:, None] * p
+        gradient -= np.bincount(block.sets.ravel(), wp.ravel(), minlength=n)
+        hessian += np.diag(np.bincount(block.sets.ravel(), wp.ravel(), minlength=n))
+        outer = (wp[:, :, None] * p[:, None, :]).ravel()  # weight * p_a * p_b
+        hessian -= np.bincount(block.pairs, outer, minlength=n * n).reshape(n, n)
+    return gradient, hessian
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """What the posterior says of a leaderboard's order (bots strongest first)."""
+
+    rank_low: tuple[int, ...]
+    rank_high: tuple[int, ...]
+    p_above_next: tuple[float | None, ...]
+    p_order: float
+    """Probability that the whole order is right (every neighbour pair at once)."""
+
+
+def ranked(joint: JointFit, order: Sequence[str], level: float = LEVEL) -> Ranked:
+    """Rank intervals, ``p_above_next`` and the whole order's probability for ``order``
+    (best first; every bot of the ladder, since any of them may be better than the
+    leader). Draws are seeded by the fit, so the same ladder shows the same figures."""
+    n = len(order)
+    if n == 0:
+        return Ranked((), (), (), 1.0)
+    samples = max(MIN_SAMPLES, min(SAMPLES, MAX_DRAWS // n))
+    mean = np.array([joint.strength(b) for b in order])
+    cov = np.full((n, n), 0.0)
+    idx = [joint.index(b) for b in order]
+    for a, i in enumerate(idx):
+        for b, j in enumerate(idx):
+            if i is not None and j is not None:
+                cov[a, b] = joint.cov[i, j]
+            elif a == b:
+                cov[a, b] = joint.spread**2
+    digest = hashlib.sha256(mean.tobytes() + cov.tobytes() + "\0".join(order).encode()).digest()
+    rng = np.random.default_rng(int.from_bytes(digest[:8], "big"))
+    lower = np.linalg.cholesky(cov + np.eye(n) * 1e-12)
+    draws = mean + rng.standard_normal((samples, n)) @ lower.T
+    # rank of each bot in each draw (0 = strongest)
+    ranks = np.argsort(np.argsort(-draws, axis=1), axis=1)
+    tail = (1 - level) / 2
+    low = np.quantile(ranks, tail, axis=0, method="inverted_cdf") + 1
+    high = np.quantile(ranks, 1 - tail, axis=0, method="inverted_cdf") + 1
+    in_order = np.all(np.diff(draws, axis=1) <= 0, axis=1)
+    after: list[float | None] = [
+        round(joint.p_better(order[i], order[i + 1]), 4) for i in range(n - 1)
+    ]
+    after.append(None)
+    return Ranked(
+        tuple(int(x) for x in low),
+        tuple(int(x) for x in high),
+        tuple(after),
+        float(in_order.mean()),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Separated:
+    """Where the stop rule ended a league: the board it decided on."""
+
+    rated: int
+    """The matches rated on the board it decided on (the league had started more)."""
+    order: list[str]
+    """The board's order, best first."""
+    board: Ranked
+
+
+def stop_board(joint: JointFit, order: Sequence[str]) -> Ranked:
+    """What the stop rule reads: the board ``order`` with its figures from ``joint``."""
+    return ranked(joint, order)

@@ -1,0 +1,83 @@
+"""What the joint model of a ladder (arena/league/joint.py) keeps of each rated match:
+its choice sets, counted.
+
+A rated match's ranking is read best first: the best group of seats (one bot, or several
+that tied) was chosen from every bot of the match, the next group from those left, and
+so on. Each (choice set, chosen group) pair is counted per ladder in ``outcome_counts``,
+committed in the same transaction as the match and its ratings; these counts are all
+the model needs, so it never reads the history again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
+Outcome = tuple[tuple[str, ...], tuple[str, ...]]
+"""A choice set (bot names, sorted) and the bots chosen from it together (sorted)."""
+
+
+def outcomes_of(ranks: Mapping[str, int]) -> list[Outcome]:
+    """The choice sets of one rated match (each bot's rank, 1 = best, equal = tie):
+    best group first, each group chosen from itself and every bot below it. The last
+    group alone says nothing when it is one bot, and is left out."""
+    by_rank = sorted(ranks.items(), key=lambda item: (item[1], item[0]))
+    groups = [[bot for bot, _ in group] for _, group in itertools.groupby(by_rank, lambda x: x[1])]
+    out: list[Outcome] = []
+    for g, group in enumerate(groups):
+        remaining = tuple(sorted(bot for later in groups[g:] for bot in later))
+        if len(remaining) > 1:
+            out.append((remaining, tuple(sorted(group))))
+    return out
+
+
+def encode(names: tuple[str, ...]) -> str:
+    """A sorted tuple of bot names as the store keeps it (JSON: any name survives)."""
+    return json.dumps(list(names), ensure_ascii=False, separators=(",", ":"))
+
+
+def decode(text: str) -> tuple[str, ...]:
+    return tuple(json.loads(text))
+
+
+def rows(ladder: str, ranks: Mapping[str, int]) -> list[tuple[str, str, str]]:
+    """The ``outcome_counts`` keys one rated match adds to (each counted once)."""
+    return [(ladder, encode(members), encode(chosen)) for members, chosen in outcomes_of(ranks)]
+
+
+UPSERT = (
+    "INSERT INTO outcome_counts VALUES (?, ?, ?, ?) ON CONFLICT(ladder, members, chosen) "
+    "DO UPDATE SET count = outcome_counts.count + excluded.count"
+)
+
+
+class _Executes(Protocol):
+    def execute(self, sql: str, parameters: Any = (), /) -> Any: ...
+
+    def executemany(self, sql: str, parameters: Any, /) -> Any: ...
+
+
+def backfill(db: _Executes) -> None:
+    """Count the choice sets of every rated match a database already holds (a match is
+    rated when it has rows in ``rating_history``), read in batches of seats. A duplicate
+    league rated by deal groups (``--rate-groups``) is counted table by table here: its
+    group rankings were never stored."""
+    counts: Counter[tuple[str, str, str]] = Counter()
+    cursor = db.execute(
+        "SELECT m.ladder, s.match_id, s.bot, s.rank FROM seats AS s "
+        "JOIN matches AS m ON m.id = s.match_id "
+        "WHERE s.match_id IN (SELECT DISTINCT match_id FROM rating_history) "
+        "ORDER BY s.match_id"
+    )
+    for (ladder, _), seats in itertools.groupby(_all(cursor), key=lambda r: (r[0], r[1])):
+        counts.update(rows(ladder, {bot: rank for _, _, bot, rank in seats}))
+    db.executemany(UPSERT, [(*key, count) for key, count in counts.items()])
+
+
+def _all(cursor: Any) -> Iterable[tuple[str, str, str, int]]:
+    while batch := cursor.fetchmany(10_000):
+        for row in batch:
+            yield (row[0], row[1], row[2], int(row[3]))
