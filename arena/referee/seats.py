@@ -283,8 +283,8 @@ class RemoteSeat:
     to the reply, less the arena's own lag meanwhile. When the deadline passes, the
     reader gets a few loop turns and the mailbox is looked at again before a TIMEOUT is
     declared; a deadline that passes while the arena lagged is moved on by the lag (up
-    within LAG_ALLOWANCE_S); a decision still cut before the bot had its time is an
-    arena-lag fallback, not a fault.
+    within LAG_ALLOWANCE_S), the lag as known after those turns; a decision cut at the
+    last call before the bot had its time is an arena-lag fallback, not a fault.
 
     How the stream ended is read when the call finishes (its done callback): a bot that
     ends the stream with an error status is an ERROR with its message, even when a
@@ -467,6 +467,16 @@ class RemoteSeat:
                         continue
                     had, lag = self._had()
                     if had < budget - _HAD_EPSILON:
+                        window = self._window
+                        assert window is not None
+                        if clock.time() < window.last_call:
+                            # The timer found the time up on the lag it saw then; more of
+                            # that span is known as lag now (the run-queue waits come with
+                            # the watch's ticks, a stall once its tick has run): the bot
+                            # has not had its time, so wait for the rest.
+                            mailbox.expired = False
+                            self._on_deadline()
+                            continue
                         return Reply(elapsed_s=had, lag_s=lag, arena_lag=True)
                     return Reply(fault=_timeout(decision), elapsed_s=had, lag_s=lag)
                 had, lag = self._had()
