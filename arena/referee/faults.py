@@ -29,7 +29,8 @@ class FaultKind(enum.StrEnum):
     ILLEGAL = "ILLEGAL"
     """The reply names a well-formed action that is not legal now."""
     STALE = "STALE"
-    """The reply carries a request id that was never issued to this seat."""
+    """The reply carries a request id that was never issued to this seat (another
+    seat's, or one written before its request arrived: ``request_ids.py``)."""
     OVERSIZED = "OVERSIZED"
     """The reply is larger than the arena's cap (above the channel's receive cap, gRPC
     fails the call locally with RESOURCE_EXHAUSTED, and the stream breaks)."""

@@ -17,10 +17,15 @@ from .faults import Fault, FaultKind
 
 
 def read_reply(
-    message: bot_pb2.BotMessage, legal: Sequence[Any], wire: GameWire[Any, Any, Any]
+    message: bot_pb2.BotMessage,
+    legal: Sequence[Any],
+    wire: GameWire[Any, Any, Any],
+    request_id: int | None = None,
 ) -> tuple[Any, Fault | None]:
-    """The legal action a bot's reply names, or (None, the fault)."""
-    request_id = message.request_id
+    """The legal action a bot's reply names, or (None, the fault). A fault names
+    ``request_id`` (the request's number in the match; default: the reply's own id)."""
+    if request_id is None:
+        request_id = message.request_id
     choice = message.WhichOneof("choice")
     if choice == "legal_index":
         index = message.legal_index

@@ -28,6 +28,7 @@ from .clock import ArenaClock, Timer, loop_clock
 from .ending import end_in_background
 from .faults import Fault, FaultKind
 from .replies import checked_action, read_reply
+from .request_ids import RequestIds
 from .turns import loop_turns
 
 T = TypeVar("T")
@@ -54,10 +55,11 @@ class Decision:
     bank_s: float
     """Time bank left, seconds."""
 
-    def request_bytes(self) -> bytes:
-        """The serialized ``ArenaMessage{decide}`` for this decision."""
+    def request_bytes(self, wire_id: int | None = None) -> bytes:
+        """The serialized ``ArenaMessage{decide}`` for this decision, sent with
+        ``wire_id`` (default: ``request_id``; a remote seat's, ``request_ids.py``)."""
         return self.wire.decide_request(
-            self.request_id,
+            self.request_id if wire_id is None else wire_id,
             self.deadline_ms,
             int(self.bank_s * 1000),
             self.observation,
@@ -263,8 +265,12 @@ class RemoteSeat:
 
     A reader task posts every message the bot sends to a mailbox, so the referee's own
     timer bounds each decision without ever cancelling a read (which would cancel the
-    whole call); replies to earlier (timed-out) requests are dropped. Requests are
-    encoded with the game's wire, replies read into an action (``replies.py``). The reader reads at
+    whole call). Each request goes out with an id the bot cannot guess
+    (``request_ids.py``): a reply to an earlier request of this seat (one that timed
+    out) is dropped; a reply with any other id but the awaited one (one never sent to
+    this seat: another seat's, or one written before its request was sent) is STALE.
+    Requests are encoded with the game's wire, replies read into an action
+    (``replies.py``). The reader reads at
     most one message per request sent plus EXTRA_MESSAGES: past that it cancels the call
     and the seat's current or next decision is a MALFORMED fault. A reply whose bytes do
     not parse is a MALFORMED fault of the current (or next) decision; the stream stays
@@ -277,8 +283,8 @@ class RemoteSeat:
     to the reply, less the arena's own lag meanwhile. When the deadline passes, the
     reader gets a few loop turns and the mailbox is looked at again before a TIMEOUT is
     declared; a deadline that passes while the arena lagged is moved on by the lag (up
-    within LAG_ALLOWANCE_S); a decision still cut before the bot had its time is an
-    arena-lag fallback, not a fault.
+    within LAG_ALLOWANCE_S), the lag as known after those turns; a decision cut at the
+    last call before the bot had its time is an arena-lag fallback, not a fault.
 
     How the stream ended is read when the call finishes (its done callback): a bot that
     ends the stream with an error status is an ERROR with its message, even when a
@@ -329,6 +335,8 @@ class RemoteSeat:
         """Decide requests sent (the reader compares its count with it)."""
         self._received = 0
         """Messages read from the bot."""
+        self._ids = RequestIds()
+        """The ids this seat's requests go out with."""
 
     async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
         """Open the stream (waiting up to ``timeout_s`` for the bot to come up) and send
@@ -433,8 +441,9 @@ class RemoteSeat:
         clock = self._clock
         assert call is not None
         assert clock is not None
-        message = decision.request_bytes()
         request_id = decision.request_id
+        wire_id = self._ids.wire(request_id)
+        message = decision.request_bytes(wire_id)
         mailbox = self._mailbox
         mailbox.expired = False
         budget = decision.deadline_s + decision.bank_s
@@ -458,19 +467,30 @@ class RemoteSeat:
                         continue
                     had, lag = self._had()
                     if had < budget - _HAD_EPSILON:
+                        window = self._window
+                        assert window is not None
+                        if clock.time() < window.last_call:
+                            # The timer found the time up on the lag it saw then; more of
+                            # that span is known as lag now (the run-queue waits come with
+                            # the watch's ticks, a stall once its tick has run): the bot
+                            # has not had its time, so wait for the rest.
+                            mailbox.expired = False
+                            self._on_deadline()
+                            continue
                         return Reply(elapsed_s=had, lag_s=lag, arena_lag=True)
                     return Reply(fault=_timeout(decision), elapsed_s=had, lag_s=lag)
                 had, lag = self._had()
                 if isinstance(item, bot_pb2.BotMessage):
-                    if item.request_id == request_id:
+                    if item.request_id == wire_id:
                         return self._checked(item, decision, had, lag)
-                    if 0 < item.request_id < request_id:
+                    earlier = self._ids.number(item.request_id)
+                    if earlier is not None and earlier < request_id:
                         continue  # a late answer to a request that already timed out
                     return Reply(
                         fault=Fault(
                             FaultKind.STALE,
-                            f"reply for request {item.request_id}, which was never sent; "
-                            f"expected {request_id}",
+                            f"reply for request id {item.request_id}, which was never sent "
+                            f"to this seat; expected {wire_id}",
                             request_id,
                         ),
                         elapsed_s=had,
@@ -569,12 +589,14 @@ class RemoteSeat:
                 fault=Fault(
                     FaultKind.OVERSIZED,
                     f"reply of {size} bytes; the cap is {self._max_reply_bytes}",
-                    message.request_id,
+                    decision.request_id,
                 ),
                 elapsed_s=had,
                 lag_s=lag,
             )
-        action, fault = read_reply(message, decision.observation.legal, decision.wire)
+        action, fault = read_reply(
+            message, decision.observation.legal, decision.wire, decision.request_id
+        )
         return Reply(action=action, fault=fault, elapsed_s=had, lag_s=lag)
 
     def _report(self) -> None:
@@ -591,11 +613,16 @@ class RemoteSeat:
 
     async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
         """Send MatchOver and half-close; the bot then has ``timeout_s`` to end the call,
-        waited for in the background (``ending.py``) so the match is over at once."""
+        waited for in the background (``ending.py``) so the match is over at once. The
+        faults in ``over`` name requests by their number in the match; the bot is told
+        the ids it was sent."""
         self._report()
         call = self._call
         if call is None:
             return
+        for fault in over.faults:
+            if fault.request_id:
+                fault.request_id = self._ids.wire(fault.request_id)
         if self._broken is None:
             try:
                 async with asyncio.timeout(timeout_s):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import asdict
 from typing import Any, ClassVar
@@ -148,97 +148,31 @@ class Store(ABC):
         match's own seats, or a whole deal group's), counted into the ladder's
         ``outcome_counts`` for the joint model."""
         with self.transaction() as db:
+            _insert_match(db, match, config, faults, record, ratings, rated)
+
+    def record_next_match(
+        self,
+        league_id: str,
+        league_config: dict[str, Any],
+        finish: Callable[[int], tuple[HeldMatch, Sequence[RatingRow]]],
+    ) -> HeldMatch:
+        """Record a match under its league's next index, allocated in the transaction
+        that inserts it, so matches finishing together each get their own index and
+        none is lost: the league is created if it is not there yet, the index claimed
+        (``next_index``), then ``finish(index)`` builds the match and the ratings after
+        it, and both are committed. Reads ``finish`` makes through this Store (its
+        ``ratings``) see the database as it is once the claim is made: no other match of
+        the league can commit in between."""
+        with self.transaction() as db:
             db.execute(
-                "INSERT INTO matches(id, league_id, idx, ladder, seed, config_json, end_reason,"
-                " decisions, wall_s, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    match.id,
-                    match.league_id,
-                    match.idx,
-                    match.ladder,
-                    match.seed,
-                    json.dumps(config, sort_keys=True),
-                    match.end_reason,
-                    match.decisions,
-                    match.wall_s,
-                    match.finished_at,
-                ),
+                "INSERT INTO leagues(id, config_json, status, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(id) DO NOTHING",
+                (league_id, json.dumps(league_config, sort_keys=True), "running", time.time()),
             )
-            db.executemany(
-                "INSERT INTO seats(match_id, seat, bot, score, game_rank, rank, forfeited, "
-                "decisions, think_ms, timeouts, errors, invalid, league_id, finished_at, idx) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        match.id,
-                        s.seat,
-                        s.bot,
-                        s.score,
-                        s.game_rank,
-                        s.rank,
-                        int(s.forfeited),
-                        s.decisions,
-                        s.think_ms,
-                        s.timeouts,
-                        s.errors,
-                        s.invalid,
-                        match.league_id,
-                        match.finished_at,
-                        match.idx,
-                    )
-                    for s in match.seats
-                ],
-            )
-            db.executemany(
-                "INSERT INTO bot_stats VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?) "
-                # (The old values named by table: PostgreSQL finds a bare name ambiguous.)
-                "ON CONFLICT(ladder, bot) DO UPDATE SET matches = bot_stats.matches + 1, "
-                "wins = bot_stats.wins + excluded.wins, "
-                "score_sum = bot_stats.score_sum + excluded.score_sum, "
-                "rank_sum = bot_stats.rank_sum + excluded.rank_sum, "
-                "timeouts = bot_stats.timeouts + excluded.timeouts, "
-                "errors = bot_stats.errors + excluded.errors, "
-                "invalid = bot_stats.invalid + excluded.invalid, "
-                "forfeits = bot_stats.forfeits + excluded.forfeits",
-                [
-                    (
-                        match.ladder,
-                        s.bot,
-                        int(s.rank == 1),
-                        s.score,
-                        s.rank,
-                        s.timeouts,
-                        s.errors,
-                        s.invalid,
-                        int(s.forfeited),
-                    )
-                    for s in match.seats
-                ],
-            )
-            db.executemany(
-                "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)",
-                [(match.id, *fault) for fault in faults],
-            )
-            db.execute("INSERT INTO records VALUES (?, ?)", (match.id, record))
-            db.execute(
-                "DELETE FROM held_matches WHERE league_id = ? AND idx = ?",
-                (match.league_id, match.idx),
-            )
-            for rating in ratings:
-                db.execute(
-                    "INSERT INTO ratings VALUES (?, ?, ?, ?, ?) ON CONFLICT(ladder, bot) DO "
-                    "UPDATE SET mu=excluded.mu, sigma=excluded.sigma, matches=excluded.matches",
-                    (rating.ladder, rating.bot, rating.mu, rating.sigma, rating.matches),
-                )
-                db.execute(
-                    "INSERT INTO rating_history VALUES (?, ?, ?, ?, ?)",
-                    (rating.ladder, rating.bot, match.id, rating.mu, rating.sigma),
-                )
-            if ratings and rated:
-                db.executemany(
-                    outcomes.UPSERT,
-                    [(*key, 1) for key in outcomes.rows(ratings[0].ladder, rated)],
-                )
+            held, ratings = finish(next_index(db, league_id))
+            rated = {seat.bot: seat.rank for seat in held.match.seats}
+            _insert_match(db, held.match, held.config, held.faults, held.record, ratings, rated)
+        return held
 
     def hold_match(
         self,
@@ -543,3 +477,126 @@ class Store(ABC):
             )
             for r in rows
         ]
+
+
+def _insert_match(
+    db: Connection,
+    match: MatchRow,
+    config: dict[str, Any],
+    faults: Sequence[tuple[int, int, str, str, int]],
+    record: bytes,
+    ratings: Sequence[RatingRow],
+    rated: Mapping[str, int] | None = None,
+) -> None:
+    """The inserts of ``Store.record_match``, inside the caller's transaction."""
+    db.execute(
+        "INSERT INTO matches(id, league_id, idx, ladder, seed, config_json, end_reason,"
+        " decisions, wall_s, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            match.id,
+            match.league_id,
+            match.idx,
+            match.ladder,
+            match.seed,
+            json.dumps(config, sort_keys=True),
+            match.end_reason,
+            match.decisions,
+            match.wall_s,
+            match.finished_at,
+        ),
+    )
+    db.executemany(
+        "INSERT INTO seats(match_id, seat, bot, score, game_rank, rank, forfeited, "
+        "decisions, think_ms, timeouts, errors, invalid, league_id, finished_at, idx) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                match.id,
+                s.seat,
+                s.bot,
+                s.score,
+                s.game_rank,
+                s.rank,
+                int(s.forfeited),
+                s.decisions,
+                s.think_ms,
+                s.timeouts,
+                s.errors,
+                s.invalid,
+                match.league_id,
+                match.finished_at,
+                match.idx,
+            )
+            for s in match.seats
+        ],
+    )
+    db.executemany(
+        "INSERT INTO bot_stats VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?) "
+        # (The old values named by table: PostgreSQL finds a bare name ambiguous.)
+        "ON CONFLICT(ladder, bot) DO UPDATE SET matches = bot_stats.matches + 1, "
+        "wins = bot_stats.wins + excluded.wins, "
+        "score_sum = bot_stats.score_sum + excluded.score_sum, "
+        "rank_sum = bot_stats.rank_sum + excluded.rank_sum, "
+        "timeouts = bot_stats.timeouts + excluded.timeouts, "
+        "errors = bot_stats.errors + excluded.errors, "
+        "invalid = bot_stats.invalid + excluded.invalid, "
+        "forfeits = bot_stats.forfeits + excluded.forfeits",
+        [
+            (
+                match.ladder,
+                s.bot,
+                int(s.rank == 1),
+                s.score,
+                s.rank,
+                s.timeouts,
+                s.errors,
+                s.invalid,
+                int(s.forfeited),
+            )
+            for s in match.seats
+        ],
+    )
+    db.executemany(
+        "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)",
+        [(match.id, *fault) for fault in faults],
+    )
+    db.execute("INSERT INTO records VALUES (?, ?)", (match.id, record))
+    db.execute(
+        "DELETE FROM held_matches WHERE league_id = ? AND idx = ?",
+        (match.league_id, match.idx),
+    )
+    for rating in ratings:
+        db.execute(
+            "INSERT INTO ratings VALUES (?, ?, ?, ?, ?) ON CONFLICT(ladder, bot) DO "
+            "UPDATE SET mu=excluded.mu, sigma=excluded.sigma, matches=excluded.matches",
+            (rating.ladder, rating.bot, rating.mu, rating.sigma, rating.matches),
+        )
+        db.execute(
+            "INSERT INTO rating_history VALUES (?, ?, ?, ?, ?)",
+            (rating.ladder, rating.bot, match.id, rating.mu, rating.sigma),
+        )
+    if ratings and rated:
+        db.executemany(
+            outcomes.UPSERT, [(*key, 1) for key in outcomes.rows(ratings[0].ladder, rated)]
+        )
+
+
+def next_index(db: Connection, league_id: str) -> int:
+    """Claim the next match index of a league inside the caller's transaction: from the
+    league's counter (started at one past its highest index). The counter's row is
+    written before it is read, so the claim holds its write lock to the end of the
+    transaction (SQLite's writers take turns anyway; a PostgreSQL one waits for the
+    other's commit, then counts on from it): two transactions never get one index."""
+    db.execute(
+        "INSERT INTO match_counters(league_id, next_idx) "
+        "SELECT ?, coalesce(max(idx) + 1, 0) FROM matches WHERE league_id = ? "
+        "ON CONFLICT(league_id) DO NOTHING",
+        (league_id, league_id),
+    )
+    db.execute(
+        "UPDATE match_counters SET next_idx = next_idx + 1 WHERE league_id = ?", (league_id,)
+    )
+    row = db.execute(
+        "SELECT next_idx - 1 FROM match_counters WHERE league_id = ?", (league_id,)
+    ).fetchone()
+    return int(row[0])

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from arena.text import capped
 
-from .base import Store
+from .base import Store, next_index
 from .connection import Row
 
 SUBMITTED = "submitted"
@@ -201,22 +201,4 @@ def claim_match_index(store: Store, league_id: str) -> int:
     """The next match index of a league, claimed for good: a match abandoned at shutdown
     leaves a gap rather than an id that a later, different match would reuse."""
     with store.transaction() as db:
-        row = db.execute(
-            "SELECT next_idx FROM match_counters WHERE league_id = ?", (league_id,)
-        ).fetchone()
-        if row is None:
-            top = db.execute(
-                "SELECT coalesce(max(idx) + 1, 0) FROM matches WHERE league_id = ?", (league_id,)
-            ).fetchone()
-            index = int(top[0])
-            db.execute(
-                "INSERT INTO match_counters(league_id, next_idx) VALUES (?, ?)",
-                (league_id, index + 1),
-            )
-        else:
-            index = int(row[0])
-            db.execute(
-                "UPDATE match_counters SET next_idx = ? WHERE league_id = ?",
-                (index + 1, league_id),
-            )
-    return index
+        return next_index(db, league_id)

@@ -172,9 +172,11 @@ class DecideRequest(_message.Message):
     ABLUXXEN_FIELD_NUMBER: _builtins.int
     FLUXX_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
-    """Echo it in the reply. A late reply to an earlier request of this stream (one the
-    arena settled when its deadline passed) is dropped; an id the arena never sent is a
-    STALE fault. Ids grow within a match but are not contiguous for one seat.
+    """Echo it in the reply, exactly. A late reply to an earlier request of this stream
+    (one the arena settled when its deadline passed) is dropped; an id the arena never
+    sent to this stream is a STALE fault. Ids grow within a match: the high 32 bits are
+    the request's number in the match, the low 32 bits a check drawn for the seat, so
+    an id cannot be known before its request has arrived.
     """
     deadline_ms: _builtins.int
     """Milliseconds the bot has for this decision, counted by the arena from sending."""

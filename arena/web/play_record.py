@@ -3,8 +3,10 @@
 A played match is stored like any league match (its row, seats, faults, compressed
 record: ``arena.league.results``), so the match list, the bot pages and the replay viewer
 show it. Rated matches go to the league ``play`` and are rated with TrueSkill on its
-ladder ``play/GAME/PRESET/Np`` (``rate_and_record``: the match and its ratings in one
-transaction); unrated ones to the league ``play-unrated``, with no ratings.
+ladder ``play/GAME/PRESET/Np``; unrated ones to the league ``play-unrated``, with no
+ratings. The match's index, the ratings it starts from and the match with the ratings
+after it are one transaction (``Store.record_next_match``): matches that finish together
+each get their own index, and each is rated on top of the other.
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from pathlib import Path
 from typing import Any, Final
 
 from arena.games import AnyGame
-from arena.league.commit import Standings, rate_and_record
+from arena.league.commit import Standings
 from arena.league.rating import RatingModel
 from arena.league.results import finished_match
 from arena.referee import MatchOutcome
 from arena.store import open_store
+from arena.store.rows import HeldMatch, RatingRow
 
 RATED_LEAGUE: Final = "play"
 """The league (and ladder prefix) of rated matches with a person at the table."""
@@ -51,14 +54,9 @@ def record_played(
     if ``rated``; returns the id. Blocking: call it off the event loop."""
     league = league_of(rated)
     ladder = ladder_of(game, config, rated)
-    store = open_store(db)
-    try:
-        if store.league(league) is None:
-            store.create_league(league, {"kind": "play", "rated": rated, "created": time.time()})
-        last = store.read(
-            "SELECT COALESCE(MAX(idx), -1) FROM matches WHERE league_id = ?", (league,)
-        )
-        index = int(last[0][0]) + 1
+    defaults = game.rating_defaults(game.preset_of(config), game.players_of(config))
+
+    def finish(index: int) -> tuple[HeldMatch, list[RatingRow]]:
         held = finished_match(
             outcome,
             league_id=league,
@@ -67,14 +65,19 @@ def record_played(
             seed=seed,
             game_json=game.config_to_json(config),
         )
-        if rated:
-            defaults = game.rating_defaults(game.preset_of(config), game.players_of(config))
-            draw = defaults.draw_probability
-            standings = Standings(RatingModel(draw_probability=draw), ladder)
-            standings.apply(store.ratings(ladder))
-            rate_and_record(store, standings, held)
-        else:
-            store.record_match(held.match, held.config, held.faults, held.record, [])
+        if not rated:
+            return held, []
+        # The ladder's ratings as the transaction sees them: the match's index is
+        # claimed, so no other played match commits ratings before this one does.
+        standings = Standings(RatingModel(draw_probability=defaults.draw_probability), ladder)
+        standings.apply(store.ratings(ladder))
+        return held, standings.rated(held.match.seats)
+
+    store = open_store(db)
+    try:
+        held = store.record_next_match(
+            league, {"kind": "play", "rated": rated, "created": time.time()}, finish
+        )
     finally:
         store.close()
     return held.match.id

@@ -1,5 +1,5 @@
 """Answers every decision with a random legal index but the wrong request id
-(``request_id + 1000``): every reply is STALE, and the decision times out."""
+(``request_id + 1000``): every reply is STALE."""
 
 from __future__ import annotations
 

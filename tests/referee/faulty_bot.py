@@ -29,10 +29,12 @@ MODES = (
     "oversized",
     "huge",
     "wrong_id",
+    "early",
+    "crossed",
     "late",
     "duplicate",
     "flood",
-    "flood_late",
+    "flood_forfeited",
     "abort_exhausted",
     "abort_deadline",
     "no_read",
@@ -40,6 +42,9 @@ MODES = (
 
 LATE_REPLIES = 4
 """How many late replies mode ``late`` sends per stream: a few, as a slow bot might."""
+EARLY_IDS = (1, 1 << 32)
+"""The ids mode ``early`` replies with before it reads anything: the first request's
+number, and that number where a wire id holds it (``arena.referee.request_ids``)."""
 
 
 @dataclass
@@ -79,6 +84,12 @@ class FaultyBot:
         """Play calls that are over, however they ended."""
         self.cancelled = 0
         """Play handlers that were cancelled while they waited (mode ``no_read``)."""
+        self.ids: dict[int, list[int]] = {}
+        """The request ids each stream (by its number, from 1) was sent."""
+        self.overs: list[bot_pb2.MatchOver] = []
+        """The MatchOver messages received."""
+        self.forfeited = asyncio.Event()
+        """Set by the test once the bot's seat is forfeited (mode ``flood_forfeited``)."""
 
     async def until(self, condition: Callable[[], object]) -> None:
         """Wait until ``condition()`` holds (it is checked whenever a counter changes)."""
@@ -95,19 +106,30 @@ class FaultyBot:
         self, requests: AsyncIterator[bot_pb2.ArenaMessage], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[bytes]:
         self.streams += 1
+        stream = self.streams
         self._changed.set()
         context.add_done_callback(self._on_done)
         b = self.behaviour
         decided = 0
+        previous = 0  # the id of this stream's previous request (0 before the first)
+        if b.mode == "early":
+            # Replies written before the bot has read anything, MatchStart included.
+            for early in EARLY_IDS:
+                yield bot_pb2.BotMessage(request_id=early, legal_index=0).SerializeToString()
         async for message in requests:
             if b.mode == "end_after_start":
                 return  # ends the call (status OK) right after MatchStart
+            if message.HasField("over"):
+                self.overs.append(message.over)
             if not message.HasField("decide"):
                 continue
             request = message.decide
             ok = bot_pb2.BotMessage(request_id=request.request_id, legal_index=0)
             decided += 1
-            if decided <= b.after or b.mode == "ok":
+            earlier, previous = previous, request.request_id
+            others = [ids[-1] for s, ids in self.ids.items() if s != stream and ids]
+            self.ids.setdefault(stream, []).append(request.request_id)
+            if decided <= b.after or b.mode in ("ok", "early"):
                 yield ok.SerializeToString()
                 continue
             if b.mode == "sleep":
@@ -115,19 +137,15 @@ class FaultyBot:
                 yield ok.SerializeToString()
             elif b.mode == "late":
                 # Answer the previous request late, then this one in time (a few times).
-                if decided <= b.after + LATE_REPLIES:
-                    yield bot_pb2.BotMessage(
-                        request_id=request.request_id - 1, legal_index=0
-                    ).SerializeToString()
+                if earlier and decided <= b.after + LATE_REPLIES:
+                    yield bot_pb2.BotMessage(request_id=earlier, legal_index=0).SerializeToString()
                 yield ok.SerializeToString()
             elif b.mode == "duplicate":
                 # Every answer twice: one stray message per request, for ever.
                 yield ok.SerializeToString()
                 yield ok.SerializeToString()
-            elif b.mode in ("flood", "flood_late"):
-                # Answer (in time, or too late), then repeat the answer, padded, for ever.
-                if b.mode == "flood_late":
-                    await asyncio.sleep(b.sleep_s)
+            elif b.mode == "flood":
+                # Answer, then repeat the answer, padded, for ever.
                 yield ok.SerializeToString()
                 flood = ok.SerializeToString() + _pad(b.padding)
                 while True:
@@ -172,6 +190,20 @@ class FaultyBot:
                 ).SerializeToString()
             elif b.mode in ("oversized", "huge"):
                 yield ok.SerializeToString() + _pad(b.padding)
+            elif b.mode == "crossed":
+                # The id another stream was last sent (a bot keeping "the last request
+                # id" in a global, shared by its matches), once there is one.
+                crossed = bot_pb2.BotMessage(request_id=others[-1] if others else 0, legal_index=0)
+                yield (crossed if others else ok).SerializeToString()
+            elif b.mode == "flood_forfeited":
+                # A reply that names nothing (a fault whatever the clock), then, once the
+                # test says the seat is forfeited, the answer again and again for ever.
+                yield bot_pb2.BotMessage(request_id=request.request_id).SerializeToString()
+                await self.forfeited.wait()
+                flood = ok.SerializeToString() + _pad(b.padding)
+                while True:
+                    self.flooded += 1
+                    yield flood
             elif b.mode == "wrong_id":
                 yield bot_pb2.BotMessage(
                     request_id=request.request_id + 1000, legal_index=0

@@ -5,14 +5,14 @@ what many busy matches do to the referee's loop). No wall clock, no sleeping."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
 from arena.games import abluxxen as ab
 from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, run_match
-from arena.referee.clock import TICK_S, LoopLag
+from arena.referee.clock import TICK_S, LoopLag, Timer
 from arena.referee.ending import streams_ended
 from arena.referee.runqueue import RunQueueWaits
 from arena.referee.seats import LAG_ALLOWANCE_S
@@ -47,13 +47,17 @@ def lagging_bot(*, stall_s: float, think_s: float, on: int = 1) -> ScriptedChann
 
 
 def play(
-    channel: ScriptedChannel, *, waits: RunQueueWaits | None = None, **spec: int
+    channel: ScriptedChannel,
+    *,
+    waits: RunQueueWaits | None = None,
+    clock_type: type[LoopLag] = LoopLag,
+    **spec: int,
 ) -> MatchOutcome:
     """A 2-player match of the scripted bot against a random policy; ``waits``: the
     run-queue waits the arena's clock sees (None: none, as on every virtual loop)."""
 
     async def scenario() -> MatchOutcome:
-        clock = LoopLag(asyncio.get_running_loop(), waits=waits)
+        clock = clock_type(asyncio.get_running_loop(), waits=waits)
         seats: list[Seat] = [
             RemoteSeat("bot", channel, max_reply_bytes=4096, clock=clock),
             LocalSeat("r1", RandomPolicy(1)),
@@ -122,6 +126,42 @@ def test_a_decision_the_arena_could_not_give_its_time_is_the_arenas_not_a_strike
     assert outcome.seats[0].faults == []
     assert outcome.seats[0].arena_lags == 1
     assert not outcome.seats[0].forfeited
+
+
+LAG_SEEN_LATE_S = 0.005
+
+
+class LagSeenLate(LoopLag):
+    """The arena's clock, on which LAG_SEEN_LATE_S of every span shows up as lag only
+    once a deadline's timer has fired: as on a real loop, where the kernel's run-queue
+    waits come with the watch's next tick, and a stall is counted once its tick runs."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, waits: RunQueueWaits | None) -> None:
+        super().__init__(loop, waits=waits)
+        self.fired = False
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> Timer:
+        def fire() -> None:
+            callback()
+            self.fired = True
+
+        return super().call_at(when, fire)
+
+    def lag(self, since: float, until: float) -> float:
+        return super().lag(since, until) + (LAG_SEEN_LATE_S if self.fired else 0.0)
+
+
+def test_lag_seen_after_the_deadline_fired_moves_it_on_too() -> None:
+    # The timer finds the bot's 30 ms up; a few loop turns later the same span holds
+    # 5 ms more of the arena's lag: the bot has had 25 ms, so the decision waits 5 ms
+    # more (not cut as the arena's lag, which only the last call may do), and the bot,
+    # 10 ms over its own deadline, times out with its whole 30 ms charged.
+    outcome = play(lagging_bot(stall_s=0.0, think_s=0.040), clock_type=LagSeenLate)
+    line = first_decision(outcome)
+    assert line["fault"]["kind"] == "TIMEOUT"  # type: ignore[index]
+    assert line["ms"] == pytest.approx(DEADLINE_MS)
+    assert "fallback" not in line
+    assert outcome.seats[0].arena_lags == 0
 
 
 def test_without_lag_nothing_is_moved() -> None:

@@ -30,7 +30,7 @@ from arena.referee import (
     run_match,
 )
 from arena.referee.channels import ChannelPool
-from arena.referee.seats import EXTRA_MESSAGES, Decision
+from arena.referee.seats import EXTRA_MESSAGES, Decision, Reply
 from arena.v1 import bot_pb2
 
 from .faulty_bot import Behaviour, FaultyBot, start_faulty_bot
@@ -72,7 +72,26 @@ def _spec(deadline_ms: int, max_strikes: int) -> MatchSpec:
     )
 
 
-def play(behaviour: Behaviour, *, deadline_ms: int = 500, max_strikes: int = 3) -> Played:
+class TellingSeat(RemoteSeat):
+    """A RemoteSeat that tells its bot (``FaultyBot.forfeited``) once its first decision
+    is over: with max_strikes=1 and a faulty first reply, the seat is forfeited then
+    (the match marks it before it awaits anything else)."""
+
+    bot: FaultyBot
+
+    async def decide(self, decision: Decision) -> Reply:
+        reply = await super().decide(decision)
+        self.bot.forfeited.set()
+        return reply
+
+
+def play(
+    behaviour: Behaviour,
+    *,
+    deadline_ms: int = 500,
+    max_strikes: int = 3,
+    seat_type: type[RemoteSeat] = RemoteSeat,
+) -> Played:
     """One match of the bot (seat 0) against two random policies; the pool is closed (so
     every stream has ended) before this returns. The bot has an hour to end its stream
     after MatchOver: closing the pool must not wait for that."""
@@ -81,7 +100,9 @@ def play(behaviour: Behaviour, *, deadline_ms: int = 500, max_strikes: int = 3) 
         server, endpoint, bot = await start_faulty_bot(behaviour)
         pool = ChannelPool()
         try:
-            seat = RemoteSeat("bot", pool.get(endpoint), max_reply_bytes=4096)
+            seat = seat_type("bot", pool.get(endpoint), max_reply_bytes=4096)
+            if isinstance(seat, TellingSeat):
+                seat.bot = bot
             seats: list[Seat] = [
                 seat,
                 LocalSeat("r1", RandomPolicy(1)),
@@ -134,11 +155,20 @@ def test_a_flooding_bot_is_cut_off_with_a_malformed_fault(padding: int) -> None:
 
 
 def test_a_bot_that_floods_after_its_seat_was_forfeited_is_cut_off_too() -> None:
-    # The bot answers its first decision too late (forfeited at once, never asked
-    # again), then floods: nothing drains its queue, so only the bound stops it.
-    played = play(Behaviour("flood_late", after=0, sleep_s=0.5), deadline_ms=100, max_strikes=1)
+    # The bot's first reply names nothing (forfeited at once, never asked again); once
+    # the seat is forfeited it floods: nothing drains its queue, so only the bound stops
+    # it. (The fault is one no clock decides: a reply late on the wall clock may still
+    # be in time once the arena's lag is counted, and then the seat is asked again.)
+    played = play(
+        Behaviour("flood_forfeited", after=0),
+        deadline_ms=60_000,
+        max_strikes=1,
+        seat_type=TellingSeat,
+    )
     _check_complete(played.outcome)
-    assert [f.kind for f in played.outcome.seats[0].faults] == [FaultKind.TIMEOUT]
+    faults = played.outcome.seats[0].faults
+    assert [f.kind for f in faults] == [FaultKind.MALFORMED]
+    assert faults[0].detail.startswith("the reply chose nothing")
     assert played.outcome.seats[0].forfeited
     assert played.seat._sent == 1
     # Cut off by the reader's bound, not by waiting for the bot: closing the pool did

@@ -25,6 +25,7 @@ from arena.games import abluxxen as ab
 from arena.policies import RandomPolicy
 from arena.referee import FaultKind, LocalSeat, MatchSpec, RemoteSeat, Seat, run_match
 from arena.referee.channels import ChannelPool
+from arena.referee.request_ids import TAG_BITS
 
 READ_TIMEOUT_S = 10.0
 LATE = re.compile(
@@ -175,5 +176,6 @@ def test_a_real_match_leaves_one_line_per_late_decision_on_stderr(tmp_path: Path
         assert (m["deadline"], m["bank"], m["what"]) == ("150", "0", FALLBACK)
         if m["n"] in ("1", "2"):
             # A TIMEOUT, unless the arena lagged during it (then it is not the bot's).
-            assert int(m["id"]) in timed_out | lagged, (timed_out, lagged)
+            # (The bot logs the id it was sent; its high bits are the request's number.)
+            assert int(m["id"]) >> TAG_BITS in timed_out | lagged, (timed_out, lagged)
     assert all(" WARNING " in line for line in stderr.splitlines() if LATE.search(line))
