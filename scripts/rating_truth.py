@@ -253,10 +253,13 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
                 for b, low, high in zip(order, board.rank_low, board.rank_high, strict=True)
             )
             result.covered[games] = [hits, n]
-            result.p_bins[games] = [
-                [joint.p_better(a, b), float(truth[a] < truth[b])]
-                for a, b in itertools.pairwise(order)
-            ]
+            # Each neighbour pair as the model sees it: the order it believes (p >= 0.5),
+            # whether that is the board's or not, and whether that order is true.
+            result.p_bins[games] = []
+            for a, b in itertools.pairwise(order):
+                p = joint.p_better(a, b)
+                upper, lower = (a, b) if p >= 0.5 else (b, a)
+                result.p_bins[games].append([max(p, 1 - p), float(truth[upper] < truth[lower])])
     settled_from = len(taus)
     while settled_from > 0 and taus[settled_from - 1] >= SETTLED_TAU:
         settled_from -= 1
