@@ -36,7 +36,6 @@ def test_an_unreadable_url_is_refused_without_its_password(url: str) -> None:
     assert "\n" not in text
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("command", ["ratings", "serve", "web"])
 def test_the_commands_never_print_the_password(command: str) -> None:
     done = arena_cli(command, "--db", UNREADABLE[0])

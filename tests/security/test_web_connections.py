@@ -99,6 +99,7 @@ def _served(port: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_idle_and_slow_connections_are_closed_after_the_timeout(tmp_path: Path) -> None:
     procs = Processes()
     try:

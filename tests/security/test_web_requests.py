@@ -21,6 +21,7 @@ import contextlib
 import re
 import select
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -38,9 +39,15 @@ FORM_HEADERS = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
 @pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Web]:
-    db = tmp_path_factory.mktemp("web") / "arena.db"
-    history(db, matches=3)
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("web") / "arena.db"
+    history(path, matches=3)
+    return path
+
+
+@pytest.fixture
+def web(db: Path) -> Iterator[Web]:
+    """An app of the test's own: its reads stay within one address's read limit."""
     procs = Processes()
     try:
         yield start_web(procs, db, "--play-token", TOKEN)

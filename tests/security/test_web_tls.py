@@ -24,7 +24,6 @@ from arena.cli.web_cmd import serving_options
 from .web_support import empty_db, request, start_web
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv",
     [
