@@ -22,7 +22,7 @@ from arena.referee.human import DEFAULT_THINK_S
 
 from .entrants import EntrantError, add_bot_ca_option, bot_roots, parse_entrants
 from .game_option import GameOptionError, add_game_option, chosen_game, chosen_preset
-from .web_cmd import missing_web_packages
+from .web_cmd import add_serving_options, missing_web_packages, serving_options
 
 READY: Final = "arena play: your table is at {url}"
 """Printed once the table is ready (tests read the address from it)."""
@@ -68,6 +68,7 @@ def register(sub: Any) -> None:
         "--host", default="127.0.0.1", help="listen address (default 127.0.0.1, this machine only)"
     )
     parser.add_argument("--port", type=int, default=0, help="port (default 0: any free one)")
+    add_serving_options(parser)
     parser.add_argument(
         "--play-token",
         help="the token a browser beyond loopback must bring (default: one is made when "
@@ -115,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
     from arena.referee.channels import ChannelPool
     from arena.store import StoreError, open_store
     from arena.web.app import create_app
+    from arena.web.guards import allowed_hosts
     from arena.web.play_room import PlayRoom, PlaySettings
     from arena.web.server import bind
     from arena.web.server import run as serve
@@ -123,9 +125,10 @@ def run(args: argparse.Namespace) -> int:
     from .match_cmd import entrant_seats
 
     try:
+        options = serving_options(args, args.host)
         open_store(args.db).close()  # creates it, or says plainly that it is no arena database
         sock = bind(args.host, args.port)
-    except (StoreError, OSError) as error:
+    except (ValueError, StoreError, OSError) as error:
         return _fail(str(error))
     settings = PlaySettings(
         think_s=args.think_s,
@@ -137,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
         offer_builtin=False,
     )
     room = PlayRoom(settings)
-    app = create_app(database_source(args.db), play=room)
+    hosts = allowed_hosts(loopback, tuple(args.host_name))
+    app = create_app(database_source(args.db), hosts=hosts, play=room)
 
     async def ready(url: str) -> None:
         pool = ChannelPool(root_certificates=roots)
@@ -166,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         print(READY.format(url=f"{url}/play/{table.id}{query}"), flush=True)
 
     try:
-        serve(app, sock, ready)
+        serve(app, sock, ready, options)
     except EntrantError as error:
         return _fail(str(error))
     return 0

@@ -29,7 +29,7 @@ from arena.text import ShownLogFormatter, shown
 from .entrants import add_bot_ca_option
 from .game_option import add_game_option
 from .web_cmd import READY as WEB_READY
-from .web_cmd import missing_web_packages
+from .web_cmd import add_serving_options, missing_web_packages, serving_options
 
 READY = "arena serving on {address}"
 """The first line on stdout once the arena serves (tests read the port from it)."""
@@ -167,8 +167,10 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--web-host",
         default="127.0.0.1",
-        help="the web app's listen address (default 127.0.0.1, this machine only)",
+        help="the web app's listen address (default 127.0.0.1, this machine only); another "
+        "than loopback needs TLS (--tls-cert serves the web app too) or --insecure",
     )
+    add_serving_options(parser, "web-")
     parser.add_argument(
         "--web-play",
         action="store_true",
@@ -251,6 +253,11 @@ def run(args: argparse.Namespace) -> int:
         if problem is not None:
             print(f"arena serve: --web-port: {problem}", file=sys.stderr)
             return 2
+        try:
+            web_options = serving_options(args, args.web_host, "web-")
+        except ValueError as error:
+            print(f"arena serve: {error}", file=sys.stderr)
+            return 2
 
         async def web(arena: RunningArena) -> Callable[[], Awaitable[None]]:
             from arena.web.embed import start_web
@@ -259,6 +266,8 @@ def run(args: argparse.Namespace) -> int:
                 arena,
                 args.web_host,
                 args.web_port,
+                options=web_options,
+                host_names=tuple(args.web_host_name),
                 play=args.web_play,
                 play_token=args.play_token,
             )

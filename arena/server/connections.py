@@ -8,8 +8,10 @@ longer dial a bot, and healthy bots fail their Hello and get suspended. So:
 - at start the soft limit on open files is raised to the hard limit (``raise_fd_limit``);
 - client connections are capped (``grpc.max_allowed_incoming_connections``: gRPC closes
   a connection over the cap as soon as it accepts it) at ``--max-connections``, and never
-  at more than half of what the limit leaves after ``FD_RESERVE`` (``connection_cap``):
-  the other half is the arena's own, for its bots, verifications and database;
+  at more than half of what the limit leaves after ``FD_RESERVE`` (``connection_cap``);
+  the web app's connections (``--web-port``, ``arena/web/server.py``) at never more than
+  an eighth (``web_connection_cap``); the rest, at least three eighths, is the arena's
+  own, for its bots, verifications and database;
 - a connection with no call for ``--idle-timeout-s`` is closed
   (``grpc.max_connection_idle_ms``), one that has not finished its handshake sooner
   (``grpc.server_handshake_timeout_ms``), and any connection after
@@ -90,6 +92,19 @@ def connection_cap(requested: int, fd_limit: int) -> int:
     if fd_limit == resource.RLIM_INFINITY:
         return requested
     return max(1, min(requested, (fd_limit - FD_RESERVE) // 2))
+
+
+WEB_SHARE: Final = 8
+"""The web app takes at most 1/WEB_SHARE of the descriptors left after ``FD_RESERVE``."""
+
+
+def web_connection_cap(requested: int, fd_limit: int) -> int:
+    """The web app's connections at once: ``requested``, but at most an eighth of the
+    descriptors the limit leaves after ``FD_RESERVE`` (at least 1), so that beside
+    ``connection_cap``'s half for gRPC clients the arena keeps three eighths."""
+    if fd_limit == resource.RLIM_INFINITY:
+        return requested
+    return max(1, min(requested, (fd_limit - FD_RESERVE) // WEB_SHARE))
 
 
 def server_options(

@@ -20,25 +20,54 @@ def is_postgres_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.lower().startswith(POSTGRES_SCHEMES)
 
 
-def masked(target: str | Path) -> str:
-    """``target`` as messages and logs show it: a PostgreSQL URL with its password (in
-    the user part or the query) as ``***``; a path as it is."""
+_USER_PASSWORD: Final = re.compile(r"(://[^:/@]*:)([^@]*)@")
+"""The password of a URL's user part, up to the first ``@``."""
+_QUERY_PASSWORD: Final = re.compile(r"(?i)(password=)([^&]*)")
+
+
+def masked(target: str | Path, text: str | None = None) -> str:
+    """``text`` (default: ``target`` itself) as messages and logs show it, without the
+    password ``target`` carries if it is a PostgreSQL URL: ``target`` with its password
+    (in the user part or the query) as ``***``, and anywhere else in ``text`` the
+    password itself, as written or percent-decoded, as ``***`` (libpq's messages quote
+    the whole URL, or only the part it could not read)."""
     if not is_postgres_url(target):
-        return str(target)
+        return str(target) if text is None else text
+    url = str(target)
+    shown = _masked_url(url)
+    if text is None:
+        return shown
+    secrets = sorted(_passwords(url), key=len, reverse=True)
+    pieces = []
+    for piece in text.split(url):
+        for secret in secrets:
+            piece = piece.replace(secret, "***")
+        pieces.append(piece)
+    return shown.join(pieces)
+
+
+def _passwords(url: str) -> set[str]:
+    """Every password ``url`` may be read to carry, as written and percent-decoded."""
+    found = {m[1] for m in _USER_PASSWORD.finditer(url)}
+    found |= {m[2] for m in _QUERY_PASSWORD.finditer(url)}
+    authority = url.split("://", 1)[-1].split("/", 1)[0]
+    if "@" in authority and ":" in authority.rpartition("@")[0]:
+        found.add(authority.rpartition("@")[0].partition(":")[2])  # up to the last "@"
+    found |= {urllib.parse.unquote(secret) for secret in found}
+    return {secret for secret in found if secret}
+
+
+def _masked_url(url: str) -> str:
     try:
-        parts = urllib.parse.urlsplit(str(target))
+        parts = urllib.parse.urlsplit(url)
         password = parts.password
     except ValueError:  # not a URL Python can read (libpq says why): mask by pattern
-        return re.sub(
-            r"(?i)(password=)[^&]*",
-            r"\1***",
-            re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", str(target)),
-        )
+        return _QUERY_PASSWORD.sub(r"\1***", _USER_PASSWORD.sub(r"\1***@", url))
     netloc = parts.netloc
     if password is not None:
         userinfo, _, hostport = netloc.rpartition("@")
         netloc = f"{userinfo.partition(':')[0]}:***@{hostport}"
-    query = re.sub(r"(?i)(password=)[^&]*", r"\1***", parts.query)
+    query = _QUERY_PASSWORD.sub(r"\1***", parts.query)
     return urllib.parse.urlunsplit(parts._replace(netloc=netloc, query=query))
 
 

@@ -84,9 +84,10 @@ def _lock_key(name: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
-def _connect_problem(error: Exception, where: str) -> str:
-    """A failed connection in plain words, with what to do."""
-    text = str(error).strip()
+def _connect_problem(error: Exception, url: str) -> str:
+    """A failed connection in plain words, with what to do (never the password)."""
+    where = masked(url)
+    text = masked(url, str(error)).strip()
     detail = text.rsplit("failed: ", 1)[-1].splitlines()[0].strip()
     detail = re.sub(r"^(FATAL|ERROR):\s+", "", detail)
     lowered = text.lower()
@@ -149,8 +150,8 @@ class PostgresStore(Store):
             options = conninfo.conninfo_to_dict(url)
         except psycopg.Error as error:
             raise StoreError(
-                f"{self.where} is not a PostgreSQL URL this arena can use ({error}); give "
-                "postgresql://USER[:PASSWORD]@HOST[:PORT]/DB"
+                f"{self.where} is not a PostgreSQL URL this arena can use "
+                f"({self._shown(error)}); give postgresql://USER[:PASSWORD]@HOST[:PORT]/DB"
             ) from None
         self._options: dict[str, Any] = {"application_name": "arena"}
         if "connect_timeout" not in options:
@@ -158,7 +159,7 @@ class PostgresStore(Store):
         try:
             self._conn = self._connect()
         except psycopg.Error as error:
-            raise StoreError(_connect_problem(error, self.where)) from None
+            raise StoreError(_connect_problem(error, url)) from None
         self._db = PgConnection(self)
         try:
             if read_only:
@@ -167,10 +168,16 @@ class PostgresStore(Store):
                 self._migrate(create)
         except psycopg.Error as error:
             self._conn.close()
-            raise StoreError(f"{self.where} is not a usable arena database: {error}") from None
+            raise StoreError(
+                f"{self.where} is not a usable arena database: {self._shown(error)}"
+            ) from None
         except StoreError:
             self._conn.close()
             raise
+
+    def _shown(self, error: Exception) -> str:
+        """``error``'s message without the URL's password (libpq may quote the URL)."""
+        return masked(self.url, str(error)).strip()
 
     def _connect(self) -> psycopg.Connection[PgRow]:
         connection = psycopg.connect(self.url, autocommit=True, row_factory=_rows, **self._options)
@@ -322,7 +329,7 @@ class PostgresStore(Store):
             if not self._try_lock(key):
                 raise StoreError(busy)
         except psycopg.Error as error:
-            raise StoreError(f"cannot lock {self.where}: {error}") from None
+            raise StoreError(f"cannot lock {self.where}: {self._shown(error)}") from None
         self._claims[key] = busy
 
     def alone(self) -> bool:

@@ -1,4 +1,5 @@
-"""The app factory: routes, static files, the read limit and plain-word errors.
+"""The app factory: routes, static files, the request guards (``guards.py``: the Host,
+the body's size, ``nosniff``), the read limit, plain-word errors and strict numbers.
 
 Every handler hands its read (and its rendering) to the source's read pool with
 ``read(request, job)``; the event loop only routes and sends. Only GET (and HEAD) exist,
@@ -9,8 +10,9 @@ the play token): nothing a visitor sends changes the database.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -33,6 +35,7 @@ from arena.store import Store, open_store
 
 from . import assets
 from .data import LadderIntervals, Shared
+from .guards import AllowedHosts, BodyLimit, HostCheck, NoSniff
 from .play_room import PlayRoom
 from .render import render
 from .source import WebSource
@@ -42,6 +45,19 @@ T = TypeVar("T")
 
 class Refused(HTTPException):
     """A request answered with an error status and a message in plain words."""
+
+
+_WHOLE: Final = re.compile(r"[0-9]{1,9}")
+_SIGNED: Final = re.compile(r"-?[0-9]{1,9}")
+
+
+def whole_number(text: str, what: str, *, negative: bool = False) -> int:
+    """``text`` as a number of at most 9 ASCII digits (with ``negative``, after an
+    optional ``-``); Refused (400) otherwise, naming ``what``. ``int()`` alone would take
+    other scripts' digits and fail on others that ``str.isdigit`` admits (``²``)."""
+    if (_SIGNED if negative else _WHOLE).fullmatch(text) is None:
+        raise Refused(400, f"{what} must be a whole number (0, 1, 2, ...), not {text[:20]!r}")
+    return int(text)
 
 
 def source_of(request: Request) -> WebSource:
@@ -110,14 +126,25 @@ async def _chart_library(request: Request) -> Response:
     return FileResponse(assets.chart_library(), media_type="text/javascript")
 
 
+class WebApp(Starlette):
+    """Starlette, with ``NoSniff`` outside even its error middleware, so that the
+    answer to a failed request carries the header too."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """Starlette's stack, inside ``NoSniff``."""
+        return NoSniff(super().build_middleware_stack())
+
+
 def create_app(
     source: WebSource,
     *,
+    hosts: AllowedHosts,
     routes: list[Route | Mount] | None = None,
     play: PlayRoom | None = None,
 ) -> Starlette:
-    """The web app over ``source``; ``routes`` adds routes (before the built-in ones);
-    ``play`` serves the human seat's tables (none without it)."""
+    """The web app over ``source``, answering requests whose ``Host`` is one of
+    ``hosts`` (``guards.allowed_hosts``); ``routes`` adds routes (before the built-in
+    ones); ``play`` serves the human seat's tables (none without it)."""
     from . import boards, pages, play_pages  # the route handlers import this module's helpers
 
     @contextlib.asynccontextmanager
@@ -132,7 +159,7 @@ def create_app(
 
     from .live import Live
 
-    app = Starlette(
+    app = WebApp(
         routes=[
             *(routes or []),
             *pages.ROUTES,
@@ -141,7 +168,11 @@ def create_app(
             Route("/static/plotly.min.js", _chart_library),
             Mount("/static", StaticFiles(directory=assets.STATIC), name="static"),
         ],
-        middleware=[Middleware(ReadLimit, rate=source.read_rate, burst=source.read_burst)],
+        middleware=[
+            Middleware(HostCheck, hosts=hosts),
+            Middleware(BodyLimit),
+            Middleware(ReadLimit, rate=source.read_rate, burst=source.read_burst),
+        ],
         exception_handlers={HTTPException: _error, 500: _error},
         lifespan=lifespan,
     )

@@ -21,19 +21,15 @@ from arena.referee.replay_steps import replay_step
 from arena.store import Store
 
 from . import replays
-from .app import Refused, read, source_of
+from .app import Refused, read, source_of, whole_number
 from .render import board_template, render
-
-MAX_STEP_DIGITS: Final = 7
 
 
 def step_param(text: str | None) -> int:
     """``?step=N``: a step number (absent: the first)."""
     if not text:
         return 0
-    if not text.isdigit() or len(text) > MAX_STEP_DIGITS:
-        raise Refused(400, "step must be a step number (0, 1, ...)")
-    return int(text)
+    return whole_number(text, "step")
 
 
 def board_step(

@@ -9,19 +9,29 @@ from arena.games import get
 from arena.server.app import RunningArena
 
 from .app import create_app
+from .guards import allowed_hosts
 from .play_record import ladder_of
 from .play_room import PlayRoom, PlaySettings
-from .server import bind, is_loopback, start, url_of
+from .server import WebOptions, bind, is_loopback, start, url_of
 from .source import WebSource
 
 
 async def start_web(
-    arena: RunningArena, host: str, port: int, *, play: bool = False, play_token: str | None = None
+    arena: RunningArena,
+    host: str,
+    port: int,
+    *,
+    options: WebOptions,
+    host_names: tuple[str, ...] = (),
+    play: bool = False,
+    play_token: str | None = None,
 ) -> tuple[str, Callable[[], Awaitable[None]]]:
-    """Serve the web app for ``arena`` on ``host:port``; its address, and how to stop it.
-    OSError in words if it cannot listen. ``play``: also offer tables where a person plays
-    the game's built-in bots (``/play``; beyond loopback only with ``play_token``),
-    recorded in the arena's database, unrated, and shown beside its ladder."""
+    """Serve the web app for ``arena`` on ``host:port`` under ``options``, answering
+    ``host_names`` besides loopback's (``guards.allowed_hosts``); its address, and how
+    to stop it. OSError in words if it cannot listen. ``play``: also offer tables where a
+    person plays the game's built-in bots (``/play``; beyond loopback only with
+    ``play_token``), recorded in the arena's database, unrated, and shown beside its
+    ladder."""
     config = arena.ladder.config
     ladder = arena.ladder
     room = None
@@ -51,11 +61,12 @@ async def start_web(
         title="Arena",
     )
     sock = bind(host, port)
-    server, task = await start(create_app(source, play=room), sock)
+    app = create_app(source, hosts=allowed_hosts(is_loopback(host), host_names), play=room)
+    server, task = await start(app, sock, options)
 
     async def stop() -> None:
         await server.stop()
         await task
         sock.close()
 
-    return url_of(sock), stop
+    return url_of(sock, options), stop

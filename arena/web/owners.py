@@ -3,8 +3,9 @@ its endpoint only to its owner, and out of its status reason (where error messag
 quote it) for everyone else.
 
 ``GET /api/bot/NAME`` with ``Authorization: Bearer TOKEN`` of the bot's owner adds the
-endpoint; pages never show it. The app speaks plain HTTP, so a token is taken only from
-a loopback client (a TLS proxy in front of the app reaches it from loopback).
+endpoint; pages never show it. A token is taken only over TLS (the app's own, or a TLS
+proxy on this machine that says so in ``X-Forwarded-Proto``, which uvicorn believes from
+loopback only) or from a loopback client: never in clear across a network.
 """
 
 from __future__ import annotations
@@ -52,11 +53,11 @@ def _bearer(request: Request) -> str | None:
         loopback = ipaddress.ip_address(host).is_loopback
     except ValueError:
         loopback = False
-    if not loopback:
+    if not loopback and request.url.scheme != "https":
         raise Refused(
             403,
-            "tokens are taken only from this machine (the web app speaks plain HTTP); "
-            "ask from the arena's machine, or through a TLS proxy on it",
+            "tokens are taken only over TLS or from this machine (this app speaks plain "
+            "HTTP); ask from the arena's machine, over https, or through a TLS proxy on it",
         )
     return token.strip()
 

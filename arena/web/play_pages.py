@@ -21,10 +21,9 @@ from arena.games import AnyGame, InvalidOptionsError, all_games, get, seat_momen
 from arena.names import BadNameError, check_name
 from arena.policies.registry import builtin_factory
 from arena.referee import LocalSeat, Seat
-from arena.referee.channels import loopback_host
 from arena.referee.human import Moment
 
-from .app import Refused
+from .app import Refused, whole_number
 from .play_room import PlayRoom, PlayTable, TablesFullError
 from .render import board_template, render
 
@@ -32,8 +31,6 @@ COOKIE: Final = "arena_play"
 """The cookie that keeps the play token after ``?token=``."""
 WAIT_S: Final = 20.0
 """How long a page waits for the person's turn before it shows "waiting" and reloads."""
-MAX_FORM_BYTES: Final = 4096
-"""A play form is a few fields; larger bodies are refused."""
 
 
 # -- access ----------------------------------------------------------------------------
@@ -69,32 +66,29 @@ def _admitted(request: Request, room: PlayRoom) -> bool:
     raise Refused(403, "give the play token: open the address printed with ?token=")
 
 
-def _posted_here(request: Request, room: PlayRoom) -> None:
+def _posted_here(request: Request) -> None:
     """Refuse a form posted from another site (cross-site request forgery): on loopback
     no token guards the tables, so any page the person visits could otherwise post
-    here. Browsers name the posting page's origin (``Origin``, ``Sec-Fetch-Site``); a
-    page that rebinds its own name's DNS to this machine posts with that name as
-    ``Host``, so on loopback without a token the host must be a loopback one too."""
+    here. Browsers name the posting page's origin (``Origin``, ``Sec-Fetch-Site``). (A
+    page that rebinds its own name's DNS to this machine posts as "same origin", but
+    with its name as ``Host``: ``guards.HostCheck`` refuses that for every page.)"""
     host = request.headers.get("host", "")
     origin = request.headers.get("origin")
     if request.headers.get("sec-fetch-site") in ("cross-site", "same-site") or (
         origin is not None and urllib.parse.urlsplit(origin).netloc != host
     ):
         raise Refused(403, "a form posted from another site is refused; play from this page")
-    settings = room.settings
-    if settings.loopback and settings.token is None:
-        name = urllib.parse.urlsplit(f"//{host}").hostname or ""
-        if not loopback_host(name):
-            raise Refused(
-                403,
-                "this table is served on loopback: open it as http://127.0.0.1:PORT (or "
-                "localhost), not under another name",
-            )
 
 
-def _keep_token(response: Response, room: PlayRoom, admitted_by_query: bool) -> Response:
+def _keep_token(
+    request: Request, response: Response, room: PlayRoom, admitted_by_query: bool
+) -> Response:
     if admitted_by_query and room.settings.token is not None:
-        response.set_cookie(COOKIE, room.settings.token, httponly=True, samesite="strict")
+        # Secure when served over TLS: the browser then never sends it in clear.
+        secure = request.url.scheme == "https"
+        response.set_cookie(
+            COOKIE, room.settings.token, httponly=True, samesite="strict", secure=secure
+        )
     return response
 
 
@@ -106,9 +100,7 @@ def _table(request: Request, room: PlayRoom) -> PlayTable:
 
 
 async def _form(request: Request) -> dict[str, str]:
-    body = await request.body()
-    if len(body) > MAX_FORM_BYTES:
-        raise Refused(413, "that form is too large")
+    body = await request.body()  # at most guards.MAX_BODY_BYTES
     try:
         pairs = urllib.parse.parse_qsl(body.decode(), strict_parsing=False)
     except (UnicodeDecodeError, ValueError):
@@ -117,10 +109,7 @@ async def _form(request: Request) -> dict[str, str]:
 
 
 def _int(form: dict[str, str], name: str) -> int:
-    text = form.get(name, "")
-    if not text.lstrip("-").isdigit() or len(text) > 9:
-        raise Refused(400, f"the form's {name} is not a number")
-    return int(text)
+    return whole_number(form.get(name, ""), f"the form's {name}", negative=True)
 
 
 # -- pages -----------------------------------------------------------------------------
@@ -172,19 +161,18 @@ async def play_page(request: Request) -> Response:
     room = _room(request)
     by_query = _admitted(request, room)
     table = _table(request, room)
-    after_text = request.query_params.get("after", "-1")
-    after = int(after_text) if after_text.lstrip("-").isdigit() and len(after_text) < 10 else -1
+    after = whole_number(request.query_params.get("after", "-1"), "after", negative=True)
     moment = await _moment(table, after)
     context = _page_context(table, moment, None)
     text = await asyncio.to_thread(render, "play.html", title="Play", **context)
-    return _keep_token(HTMLResponse(text), room, by_query)
+    return _keep_token(request, HTMLResponse(text), room, by_query)
 
 
 async def play_choose(request: Request) -> Response:
     """The person chose: take it, then show the table when it is their turn again."""
     room = _room(request)
     _admitted(request, room)
-    _posted_here(request, room)
+    _posted_here(request)
     table = _table(request, room)
     form = await _form(request)
     request_id, index, version = _int(form, "request"), _int(form, "choice"), _int(form, "version")
@@ -214,14 +202,14 @@ async def start_page(request: Request) -> Response:
     text = await asyncio.to_thread(
         render, "play_start.html", title="Play", games=_games(room), settings=room.settings
     )
-    return _keep_token(HTMLResponse(text), room, by_query)
+    return _keep_token(request, HTMLResponse(text), room, by_query)
 
 
 async def start_table(request: Request) -> Response:
     """Start a table from the form: game, preset, players, the bots' policy, a name."""
     room = _room(request)
     _admitted(request, room)
-    _posted_here(request, room)
+    _posted_here(request)
     if not room.settings.offer_builtin:
         raise Refused(404, "this arena starts no tables from the page; see arena play")
     form = await _form(request)

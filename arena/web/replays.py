@@ -15,7 +15,7 @@ from arena.referee.replay import replay_lines
 from arena.store import Store
 from arena.store.rows import MatchRow
 
-from .app import Refused
+from .app import Refused, whole_number
 from .source import WebSource
 
 ALL = None
@@ -26,9 +26,7 @@ def view_param(text: str | None) -> int | None:
     """``?seat=N`` as a seat number; absent or ``all``: everything revealed."""
     if text is None or text in ("", "all"):
         return ALL
-    if not text.isdigit() or len(text) > 2:
-        raise Refused(400, "seat must be a seat number (0, 1, ...) or all")
-    return int(text)
+    return whole_number(text, "seat (a seat number, or all)")
 
 
 @dataclass

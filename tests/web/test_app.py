@@ -19,6 +19,7 @@ from arena.store.registry import change_bot
 from arena.store.synthetic import add_bots, add_matches
 from arena.store.tokens import create_token
 from arena.web.app import create_app
+from arena.web.guards import allowed_hosts
 from arena.web.source import database_source
 
 from .kit import LADDER, LEAGUE, history, real_record, record_one
@@ -28,7 +29,8 @@ Q = quote(LADDER, safe="")
 
 def client(db: Path, host: str = "127.0.0.1", **settings: Any) -> TestClient:
     settings.setdefault("read_rate", 0.0)
-    return TestClient(create_app(database_source(db, **settings)), client=(host, 40000))
+    app = create_app(database_source(db, **settings), hosts=allowed_hosts(True))
+    return TestClient(app, base_url="http://127.0.0.1:8080", client=(host, 40000))
 
 
 @pytest.fixture
@@ -169,7 +171,7 @@ def test_an_endpoint_is_shown_only_to_its_owner(db: Path) -> None:
     with client(db, host="192.0.2.7") as far:
         answer = far.get("/api/bot/sub", headers={"Authorization": f"Bearer {alice}"})
         assert answer.status_code == 403
-        assert "only from this machine" in answer.json()["error"]
+        assert "only over TLS or from this machine" in answer.json()["error"]
 
 
 def test_a_hostile_fault_detail_shows_as_text(db: Path, web: TestClient) -> None:
