@@ -35,7 +35,7 @@ from arena import native  # noqa: E402
 from arena.gctune import tune_for_latency  # noqa: E402
 from arena.league.commit import Standings  # noqa: E402
 from arena.league.config import Entrant, LeagueConfig  # noqa: E402
-from arena.league.joint import fit, stop_board  # noqa: E402
+from arena.league.joint import Outcomes, fit, stop_board  # noqa: E402
 from arena.league.rating import RatingModel, Skill  # noqa: E402
 from arena.league.runner import run_league  # noqa: E402
 from arena.league.schedule import Scheduler  # noqa: E402
@@ -131,7 +131,8 @@ def rating_ms_per_match(bots: int = 8, matches: int = 400) -> float:
     scheduler = Scheduler(names, 4, seed=1)
     rng = random.Random(1)
     started = time.process_time()
-    joint = fit(standings.outcomes, names)
+    outcomes = Outcomes()
+    joint = fit(outcomes, names)
     for index in range(matches):
         table = scheduler.next_table(standings.skills, joint)
         ranks = rng.sample(range(1, 5), 4)
@@ -139,8 +140,9 @@ def rating_ms_per_match(bots: int = 8, matches: int = 400) -> float:
             SeatRow(s, bot, 0, ranks[s], ranks[s], False, 0, 0.0, 0, 0, 0)
             for s, bot in enumerate(table.seats)
         ]
-        standings.apply(standings.rated(seats), {s.bot: s.rank for s in seats})
-        joint = fit(standings.outcomes, names, start=joint)
+        standings.apply(standings.rated(seats))
+        outcomes.add({s.bot: s.rank for s in seats})
+        joint = fit(outcomes, names)
         if (index + 1) % (bots // 4) == 0:
             order = sorted(names, key=lambda n: -standings.skills[n].conservative)
             stop_board(joint, order)

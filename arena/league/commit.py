@@ -10,13 +10,12 @@ the store has them (the live ladder logs such a failure and keeps serving).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from arena.store import Store
 from arena.store.rows import HeldMatch, RatingRow, SeatRow
 
-from .joint import Outcomes
 from .rating import RatingModel, Skill, rate
 
 
@@ -33,8 +32,6 @@ class Standings:
     """Each bot's current skill."""
     played: dict[str, int] = field(default_factory=dict)
     """Rated matches per bot."""
-    outcomes: Outcomes = field(default_factory=Outcomes)
-    """The joint model's counts of every rated match (joint.py)."""
 
     def rated(self, seats: Sequence[SeatRow]) -> list[RatingRow]:
         """Each seat's rating after a match with these seats; nothing changes yet."""
@@ -47,14 +44,11 @@ class Standings:
             for name, skill in zip(names, new, strict=True)
         ]
 
-    def apply(self, ratings: Sequence[RatingRow], ranks: Mapping[str, int] | None = None) -> None:
-        """Take the ratings after a match (from ``rated``) as the bots' current ones, and
-        count the ``ranks`` they were rated on into the joint model's outcomes."""
+    def apply(self, ratings: Sequence[RatingRow]) -> None:
+        """Take the ratings after a match (from ``rated``) as the bots' current ones."""
         for rating in ratings:
             self.skills[rating.bot] = Skill(rating.mu, rating.sigma)
             self.played[rating.bot] = rating.matches
-        if ratings and ranks:
-            self.outcomes.add(ranks)
 
 
 def rate_and_record(
@@ -75,4 +69,4 @@ def rate_and_record(
     store.record_match(
         finished.match, finished.config, finished.faults, finished.record, ratings, ranks
     )
-    standings.apply(ratings, ranks)
+    standings.apply(ratings)

@@ -156,7 +156,7 @@ class _Committed:
             seats = self._to_rate(row)
             ranks = {seat.bot: seat.rank for seat in seats}
             if seats:
-                self.standings.apply(self.standings.rated(seats), ranks)
+                self.standings.apply(self.standings.rated(seats))
             self._after[row.idx] = dict(self.standings.skills)
             if self.joint:
                 self._ranks[row.idx] = ranks

@@ -65,12 +65,21 @@ def backfill(db: _Executes) -> None:
     rated when it has rows in ``rating_history``), read in batches of seats. A duplicate
     league rated by deal groups (``--rate-groups``) is counted table by table here: its
     group rankings were never stored."""
+    _count(db, "s.match_id IN (SELECT DISTINCT match_id FROM rating_history)", ())
+
+
+def count_league(db: _Executes, league_id: str, first_index: int) -> None:
+    """Count the matches of a league from ``first_index`` on as rated (what the synthetic
+    histories of the benchmarks write in bulk)."""
+    _count(db, "s.league_id = ? AND s.idx >= ?", (league_id, first_index))
+
+
+def _count(db: _Executes, where: str, parameters: tuple[object, ...]) -> None:
     counts: Counter[tuple[str, str, str]] = Counter()
     cursor = db.execute(
         "SELECT m.ladder, s.match_id, s.bot, s.rank FROM seats AS s "
-        "JOIN matches AS m ON m.id = s.match_id "
-        "WHERE s.match_id IN (SELECT DISTINCT match_id FROM rating_history) "
-        "ORDER BY s.match_id"
+        f"JOIN matches AS m ON m.id = s.match_id WHERE {where} ORDER BY s.match_id",
+        parameters,
     )
     for (ladder, _), seats in itertools.groupby(_all(cursor), key=lambda r: (r[0], r[1])):
         counts.update(rows(ladder, {bot: rank for _, _, bot, rank in seats}))

@@ -3,7 +3,8 @@ written straight into a database, in one transaction, in the shapes the arena wr
 
 Nothing here plays a game: matches, seats, records, rating history, per-bot totals and
 ratings are made by SQL from a few rules (seats rotate over the bots, ranks are a
-permutation, a fault now and then), so a million matches take a minute or two, not days.
+permutation, a fault now and then), and the joint model's counts by one pass over the new
+seats, so a million matches take a few minutes, not days.
 The same rules are written once for SQLite and once for PostgreSQL (their ways of
 counting rows and drawing random numbers differ); the random parts differ, the rest is
 equal.
@@ -16,6 +17,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from . import outcomes
 from .base import Store
 from .connection import Connection
 from .registry import SUBMITTED, BotStatus, ensure_league
@@ -235,6 +237,7 @@ def _after_seats(
             f"1 + {sigma} / 100.0 FROM seats AS s WHERE s.league_id = ? AND s.idx >= ?",
             (ladder, league_id, first_index),
         )
+    outcomes.count_league(db, league_id, first_index)
     db.execute("DELETE FROM bot_stats WHERE ladder = ?", (ladder,))
     db.execute(
         "INSERT INTO bot_stats SELECT m.ladder, s.bot, count(*), "

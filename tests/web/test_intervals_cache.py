@@ -1,7 +1,8 @@
 """The live ladder's rank intervals are kept between reads: recomputed after a change
-only once the kept ones are ``refresh_s`` old (they cost about 1 ms per bot, on the
-GIL the referee's loop needs), never on a read after no change, and then in the
-background while reads get the kept ones. On a fake clock."""
+only once the kept ones are ``refresh_s`` old (the joint model's fit and draws cost
+tens of milliseconds on a large ladder, on the GIL the referee's loop needs), never
+on a read after no change, and then in the background while reads get the kept ones.
+On a fake clock."""
 
 from __future__ import annotations
 
@@ -52,5 +53,46 @@ def test_intervals_are_kept_until_the_ladder_changes_and_they_are_due(tmp_path: 
         assert again is not second
         assert again == first  # the same ratings, the same (seeded) intervals
         assert cache.by_bot(store, include_retired=False) is not again  # its own filter
+    finally:
+        store.close()
+
+
+def test_commits_keep_the_matchmaking_s_joint_model_fitted_even_without_reads(
+    tmp_path: Path,
+) -> None:
+    """The live ladder's tables are chosen by the joint model kept here: each commit asks
+    for a refit when one is due (in the background, never on the caller), so it follows
+    the ladder although nobody reads the leaderboard."""
+    db = tmp_path / "arena.db"
+    history(db, matches=30)
+    version, now = [0], [100.0]
+    refreshes: list[Callable[[], None]] = []
+    cache = IntervalCache(
+        LADDER,
+        lambda _store: version[0],
+        open_reader=lambda: open_store(db, read_only=True),
+        refresh_s=10.0,
+        clock=lambda: now[0],
+        background=refreshes.append,
+    )
+    store = open_store(db, read_only=True)
+    try:
+        assert cache.joint().bots == ()  # nothing fitted yet: the prior alone
+        cache.nudge(store)
+        assert len(refreshes) == 1
+        cache.nudge(store)
+        assert len(refreshes) == 1  # one refit at a time
+        refreshes.pop()()
+        fitted = cache.joint()
+        assert len(fitted.bots) > 2
+        cache.nudge(store)
+        assert not refreshes  # no change since
+        version[0] += 1
+        now[0] += 5.0
+        cache.nudge(store)
+        assert not refreshes  # changed, not yet due
+        now[0] += 5.0
+        cache.nudge(store)
+        assert len(refreshes) == 1
     finally:
         store.close()
