@@ -161,3 +161,25 @@ def test_the_order_s_probability_is_every_neighbour_at_once() -> None:
     pairs = [p for p in board.p_above_next if p is not None]
     assert board.p_order <= min(pairs) + 0.01
     assert ranked(joint, ["b", "a", "c", "d"]).p_order < 0.05
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(ranks_of_a_match, min_size=2, max_size=15), st.randoms(use_true_random=False))
+def test_the_fit_depends_on_the_counts_not_on_their_order(
+    matches: list[dict[str, int]], rng: random.Random
+) -> None:
+    """A resumed league is shown the same fits as an uninterrupted one: the same counts
+    made in another order (or with matches added and taken back) fit to the same bits."""
+    first, second = Outcomes(), Outcomes()
+    for ranks in matches:
+        first.add(ranks)
+    shuffled = list(matches)
+    rng.shuffle(shuffled)
+    second.add(matches[0])
+    second.add(matches[0], -1)
+    for ranks in shuffled:
+        second.add(ranks)
+    a, b = fit(first), fit(second)
+    assert a.bots == b.bots
+    assert a.theta.tobytes() == b.theta.tobytes()
+    assert a.cov.tobytes() == b.cov.tobytes()
