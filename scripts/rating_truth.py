@@ -137,6 +137,7 @@ class Settings:
     field: tuple[Bot, ...]
     table_size: int
     seed: int
+    sandwich: bool = False
 
 
 @dataclass
@@ -226,7 +227,7 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
         if rated:
             standings.apply(standings.rated(rated))
             outcomes.add({row.bot: row.rank for row in rated})
-            joint = fit(outcomes, names)
+            joint = fit(outcomes, names, sandwich=s.sandwich)
         for seat, bot in enumerate(table.seats):
             result.seat_points[seat].append(outcome.scores[seat])
             result.seat_ranks[seat].append(outcome.ranks[seat])
@@ -416,6 +417,7 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         "field": [bot_name(b) for b in settings.field],
         "schedule": settings.schedule,
         "tau": settings.tau,
+        "covariance": "sandwich" if settings.sandwich else "model",
         "duplicate": settings.duplicate,
         "rate_groups": settings.rate_groups,
         "leagues": len(results),
@@ -452,6 +454,13 @@ def main() -> None:
         "iterations above greedy; tree: the search with every seat in its tree at 400, 200, "
         "100, 50 and 25 iterations",
     )
+    parser.add_argument(
+        "--covariance",
+        choices=("model", "sandwich"),
+        default="model",
+        help="the joint model's covariance: its own (what leaderboards show) or the robust "
+        "sandwich rule",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dump", help="write each league's (p_above_next, right) pairs here")
@@ -465,6 +474,7 @@ def main() -> None:
         field=FIELDS[args.field],
         table_size=4,
         seed=args.seed,
+        sandwich=args.covariance == "sandwich",
     )
     started = time.monotonic()
     jobs = [(settings, i) for i in range(args.leagues)]

@@ -153,26 +153,37 @@ class JointFit:
         return sorted(bots, key=lambda b: (-self.strength(b), b))
 
 
-def fit(outcomes: Outcomes, bots: Iterable[str] = (), *, start: JointFit | None = None) -> JointFit:
+def fit(
+    outcomes: Outcomes,
+    bots: Iterable[str] = (),
+    *,
+    start: JointFit | None = None,
+    sandwich: bool = False,
+) -> JointFit:
     """The posterior of every bot in ``outcomes`` (and ``bots``, which may have none);
     ``start``: an earlier fit of the same ladder, where the iteration starts (a refit
     after a match then takes a few steps). The result depends on the counts alone, not
     on their history or on ``start`` (beyond ``TOLERANCE``): the counts are read in a
-    fixed order, so a resumed league is shown the same fits as an uninterrupted one."""
+    fixed order, so a resumed league is shown the same fits as an uninterrupted one.
+
+    ``sandwich``: the covariance by the robust (sandwich) rule instead of the model's
+    own, for scripts/rating_truth.py's comparison (docs/RATINGS.md: sharper, and too
+    sure after a few matches, so leaderboards keep the model's)."""
     names = tuple(sorted(set(bots) | outcomes.bots()))
     n = len(names)
     if n == 0:
         return JointFit.empty()
     where = {name: i for i, name in enumerate(names)}
     chosen = np.zeros(n)
-    by_size: dict[int, tuple[list[list[int]], list[float]]] = {}
+    by_size: dict[int, tuple[list[list[int]], list[list[float]], list[float]]] = {}
     for (members, picked), count in outcomes.counts.items():
         for bot in picked:
             chosen[where[bot]] += count  # whole numbers: exact in any order
-        listed, counted = by_size.setdefault(len(members), ([], []))
+        listed, marks, counted = by_size.setdefault(len(members), ([], [], []))
         listed.append([where[b] for b in members])
-        counted.append(count * len(picked))
-    blocks = [_Block.of(listed, counted, n) for _, (listed, counted) in sorted(by_size.items())]
+        marks.append([float(b in picked) for b in members])
+        counted.append(count)
+    blocks = [_Block.of(*rows, n) for _, rows in sorted(by_size.items())]
     theta = np.zeros(n)
     spread = PRIOR_SD
     if start is not None:
@@ -191,6 +202,11 @@ def fit(outcomes: Outcomes, bots: Iterable[str] = (), *, start: JointFit | None 
             break
     _, hessian = _curvature(theta, chosen, blocks, 1 / spread**2)
     cov = np.linalg.inv(hessian)
+    if sandwich:
+        # The curvature's inverse around the scores' own spread: what the matches show
+        # rather than what the model expects of them.
+        meat = _meat(theta, blocks) + np.eye(n) / spread**2
+        cov = cov @ meat @ cov
     return JointFit(
         names, theta, cov, outcomes.matches, where, theta.tolist(), cov.tolist(), spread
     )
@@ -198,24 +214,57 @@ def fit(outcomes: Outcomes, bots: Iterable[str] = (), *, start: JointFit | None 
 
 @dataclass(frozen=True, slots=True)
 class _Block:
-    """The choice sets of one size, as arrays: each set's bots, its weight (how often
-    a bot was chosen from it), and the flat index of every ordered pair of its bots in
+    """The (choice set, chosen) rows of one set size, as arrays: each set's bots, which
+    of them were chosen (1) or not (0), how often, the weight of the set in the
+    likelihood (count x chosen), and the flat index of every ordered pair of its bots in
     an n x n matrix."""
 
     sets: np.ndarray
+    picked: np.ndarray
+    counts: np.ndarray
     weights: np.ndarray
     pairs: np.ndarray
 
     @staticmethod
-    def of(listed: list[list[int]], counted: list[float], n: int) -> _Block:
-        """The block of these sets, in a fixed order (by their bots, then weight), so
-        that the fit's float sums do not depend on the order the counts were made in."""
+    def of(
+        listed: list[list[int]], marks: list[list[float]], counted: list[float], n: int
+    ) -> _Block:
+        """The block of these rows, in a fixed order (by their bots, what was chosen,
+        then count), so that the fit's float sums do not depend on the order the counts
+        were made in."""
         sets = np.asarray(listed, dtype=np.intp)
-        weights = np.asarray(counted, dtype=float)
-        order = np.lexsort((weights, *sets.T[::-1]))
-        sets, weights = sets[order], weights[order]
+        picked = np.asarray(marks, dtype=float)
+        counts = np.asarray(counted, dtype=float)
+        order = np.lexsort((counts, *picked.T[::-1], *sets.T[::-1]))
+        sets, picked, counts = sets[order], picked[order], counts[order]
         pairs = (sets[:, :, None] * n + sets[:, None, :]).ravel()
-        return _Block(sets, weights, pairs)
+        return _Block(sets, picked, counts, counts * picked.sum(axis=1), pairs)
+
+
+def _probabilities(theta: np.ndarray, block: _Block) -> np.ndarray:
+    """Each set's choice probabilities at ``theta`` (rows of ``block.sets``). exp once
+    per bot, then gathered: theta stays within a few times MAX_SPREAD of 0, far from
+    exp's overflow, so no per-set shift is needed (numpy's max and sum along a short
+    axis were most of a fit's time)."""
+    strength = np.exp(theta)[block.sets]
+    total = strength[:, 0].copy()
+    for column in range(1, strength.shape[1]):
+        total += strength[:, column]
+    probabilities: np.ndarray = strength / total[:, None]
+    return probabilities
+
+
+def _meat(theta: np.ndarray, blocks: Sequence[_Block]) -> np.ndarray:
+    """The sum over the rows of count x the outer product of each choice's score (the
+    chosen bots' indicator less their share of the set's probabilities)."""
+    n = len(theta)
+    meat = np.zeros((n, n))
+    for block in blocks:
+        p = _probabilities(theta, block)
+        score = block.picked - block.picked.sum(axis=1, keepdims=True) * p
+        outer = (block.counts[:, None, None] * score[:, :, None] * score[:, None, :]).ravel()
+        meat += np.bincount(block.pairs, outer, minlength=n * n).reshape(n, n)
+    return meat
 
 
 def _curvature(
@@ -225,16 +274,8 @@ def _curvature(
     n = len(theta)
     gradient = chosen - precision * theta
     hessian = np.eye(n) * precision
-    # exp once per bot, then gathered: theta stays within a few times MAX_SPREAD of 0,
-    # far from exp's overflow, so no per-set shift is needed (the short-axis max and
-    # sum of numpy were most of a fit's time).
-    strength_of = np.exp(theta)
     for block in blocks:
-        strength = strength_of[block.sets]
-        total = strength[:, 0].copy()
-        for column in range(1, strength.shape[1]):
-            total += strength[:, column]
-        p = strength / total[:, None]
+        p = _probabilities(theta, block)
         wp = block.weights[:, None] * p
         gradient -= np.bincount(block.sets.ravel(), wp.ravel(), minlength=n)
         hessian += np.diag(np.bincount(block.sets.ravel(), wp.ravel(), minlength=n))

@@ -183,3 +183,17 @@ def test_the_fit_depends_on_the_counts_not_on_their_order(
     assert a.bots == b.bots
     assert a.theta.tobytes() == b.theta.tobytes()
     assert a.cov.tobytes() == b.cov.tobytes()
+
+
+def test_on_the_model_s_own_matches_the_sandwich_agrees_with_the_model() -> None:
+    """The robust covariance differs from the model's only where the matches do not
+    behave as the model says; on matches drawn from it, they agree."""
+    rng = random.Random(9)
+    strengths = {"a": 1.0, "b": 0.5, "c": 0.0, "d": -0.5, "e": -1.0}
+    outcomes = Outcomes()
+    for _ in range(3000):
+        outcomes.add(plackett_luce(rng, strengths, rng.sample(list(strengths), 4)))
+    model, sandwich = fit(outcomes), fit(outcomes, sandwich=True)
+    assert model.theta.tobytes() == sandwich.theta.tobytes()
+    ratio = sandwich.cov.diagonal() / model.cov.diagonal()
+    assert ((ratio > 0.8) & (ratio < 1.25)).all()
