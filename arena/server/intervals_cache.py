@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 
 REFRESH_S: Final = 10.0
 """Kept intervals of a changed ladder serve this long before they are computed again."""
+COST_SHARE: Final = 5.0
+"""...or this many times what computing them took, if that is longer."""
 
 
 def _in_a_thread(work: Callable[[], None]) -> None:
@@ -58,6 +60,8 @@ class _Kept:
     at: float
     intervals: dict[str, RankInterval]
     joint: JointFit
+    cost: float
+    """How long computing them took (the clock's seconds)."""
 
 
 @dataclass
@@ -86,7 +90,7 @@ class IntervalCache:
         with self._lock:
             kept = self._kept.get(include_retired)
             if kept is not None:
-                due = kept.version != version and now - kept.at >= self.refresh_s
+                due = kept.version != version and now - kept.at >= self._every(kept)
                 if not due or include_retired in self._computing:
                     return kept.intervals
             self._computing.add(include_retired)
@@ -117,10 +121,16 @@ class IntervalCache:
             kept = self._kept.get(True)
             if True in self._computing:
                 return
-            if kept is not None and (kept.version == version or now - kept.at < self.refresh_s):
+            if kept is not None and (kept.version == version or now - kept.at < self._every(kept)):
                 return
             self._computing.add(True)
         self.background(lambda: self._refresh(True))
+
+    def _every(self, kept: _Kept) -> float:
+        """How old kept figures must be before a change makes them due: ``refresh_s``,
+        or ``COST_SHARE`` times what they took to compute if that is longer (a ladder
+        whose fit takes seconds is refitted at most a fifth of the time)."""
+        return max(self.refresh_s, kept.cost * COST_SHARE)
 
     def _refresh(self, include_retired: bool) -> None:
         """Compute the intervals again on a connection of the cache's own."""
@@ -141,6 +151,7 @@ class IntervalCache:
         self, store: Store, include_retired: bool, version: Hashable, now: float
     ) -> dict[str, RankInterval]:
         intervals, joint = ladder_intervals(store, self.ladder, include_retired=include_retired)
+        cost = max(self.clock() - now, 0.0)
         with self._lock:
-            self._kept[include_retired] = _Kept(version, now, intervals, joint)
+            self._kept[include_retired] = _Kept(version, now, intervals, joint, cost)
         return intervals

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from arena.server import intervals_cache
 from arena.server.intervals_cache import IntervalCache
 from arena.store import open_store
 
@@ -93,6 +97,42 @@ def test_commits_keep_the_matchmaking_s_joint_model_fitted_even_without_reads(
         assert not refreshes  # changed, not yet due
         now[0] += 5.0
         cache.nudge(store)
+        assert len(refreshes) == 1
+    finally:
+        store.close()
+
+
+def test_a_ladder_whose_fit_is_slow_is_refitted_at_most_a_fifth_of_the_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "arena.db"
+    history(db, matches=30)
+    version, now = [0], [100.0]
+    real = intervals_cache.ladder_intervals
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        now[0] += 4.0  # the fit takes 4 s of the (fake) clock
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(intervals_cache, "ladder_intervals", slow)
+    refreshes: list[Callable[[], None]] = []
+    cache = IntervalCache(
+        LADDER,
+        lambda _store: version[0],
+        open_reader=lambda: open_store(db, read_only=True),
+        refresh_s=10.0,
+        clock=lambda: now[0],
+        background=refreshes.append,
+    )
+    store = open_store(db, read_only=True)
+    try:
+        first = cache.by_bot(store, include_retired=True)
+        version[0] += 1
+        now[0] += 12.0  # past refresh_s, but not 5 x 4 s since they were computed
+        assert cache.by_bot(store, include_retired=True) is first
+        assert not refreshes
+        now[0] += 8.0
+        assert cache.by_bot(store, include_retired=True) is first
         assert len(refreshes) == 1
     finally:
         store.close()
