@@ -130,7 +130,9 @@ async def check_bot(
             seats: list[Seat] = [
                 RemoteSeat("bot", channel, max_reply_bytes=4096)
                 if s == bot_seat
-                else LocalSeat(f"random{s}", RandomPolicy(rng.getrandbits(32)), off_loop=True)
+                # On the loop: a uniform pick costs microseconds and cannot block, and
+                # a verification's virtual-clock tests count on its taking no time.
+                else LocalSeat(f"random{s}", RandomPolicy(rng.getrandbits(32)))
                 for s in range(players)
             ]
             spec = MatchSpec(
