@@ -2,8 +2,10 @@
 
 Hello must answer; then the bot plays a series of games of ``--game`` from random seats,
 against built-in random opponents, over the tables the game lists for the check (so every
-decision kind comes up); every fault is reported. Exit status 0 only if the bot
-answered Hello and made every decision legally within its deadline.
+decision kind comes up) and at every table size the bot declares (every size of the game
+if it declares none), at least one game at each table; every fault is reported. Exit
+status 0 only if the bot answered Hello and made every decision legally within its
+deadline.
 """
 
 from __future__ import annotations
@@ -108,7 +110,9 @@ def print_report(report: CheckReport) -> None:
         return
     print(f"ok    Hello: '{shown(report.name)}' at {shown(report.endpoint)}")
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(report.decisions.items()))
-    print(f"      {report.games} games, decisions: {kinds}")
+    tables = ", ".join(f"{players}p {preset}" for players, preset in report.tables)
+    print(f"      {report.games} games at the tables: {tables}")
+    print(f"      decisions: {kinds}")
     print(f"      slowest answer {report.slowest_ms:.1f} ms")
     lines = fault_lines(report.faults)
     for line in lines[:20]:

@@ -161,7 +161,7 @@ async def entrant_seats(
         else:
             assert entrant.builtin is not None
             policy = builtin_factory(game, entrant.builtin)(rng.getrandbits(32))
-            seats.append(LocalSeat(entrant.name, policy))
+            seats.append(LocalSeat(entrant.name, policy, off_loop=True))
     return seats
 
 

@@ -116,7 +116,7 @@ class Entrants:
         if name in self.builtin:
             factory = builtin_factory(self.config.game_plugin, str(self.builtin[name]))
             policy: Policy = factory(policy_seed)
-            return LocalSeat(name, policy)
+            return LocalSeat(name, policy, off_loop=True)
         endpoint = self.endpoints[name]
         assert endpoint is not None
         if name in self.suspect:

@@ -1,19 +1,23 @@
 """The conformance run: Hello, then games against built-in random opponents.
 
-``arena check-bot`` runs it for a bot author; ``arena serve`` runs a short one to verify
-a submitted bot before it joins the ladder. The bot plays from random seats over every
-table size and preset the game lists in ``check_tables`` (so every decision kind comes up); every
-fault is collected with the game it happened in.
+``arena check-bot`` runs it for a bot author over ``tables_to_check``: the tables the
+game lists in ``check_tables`` (so every decision kind comes up) that the bot declares,
+and one table of every size the bot declares that those leave out, so no table size the
+bot may be seated at goes unplayed. ``arena serve`` runs a short one at its ladder's own
+table to verify a submitted bot before it joins the ladder. The bot plays from random
+seats; every fault is collected with the game it happened in.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from arena.games import AnyGame
 from arena.policies import RandomPolicy
+from arena.v1 import bot_pb2
 
 from .channels import ChannelPool
 from .faults import Fault
@@ -41,13 +45,31 @@ class CheckReport:
     slowest_ms: float = 0.0
     """The slowest answer."""
     tables: list[tuple[int, str]] = field(default_factory=list)
-    """The (players, preset) tables played: those of the game's ``check_tables`` the
-    bot declares."""
+    """The (players, preset) tables played, each at least once (``tables_to_check``, or
+    the tables the caller chose)."""
 
     @property
     def passed(self) -> bool:
         """True if the bot answered Hello and never faulted."""
         return not self.hello_error and not self.faults and self.games > 0
+
+
+def tables_to_check(game: AnyGame, reply: bot_pb2.HelloReply) -> list[tuple[int, str]]:
+    """The (players, preset) tables a check plays for a bot whose Hello is ``reply``:
+    the game's ``check_tables`` the bot declares, then, for every table size the bot
+    declares (every size of the game if it declares none) that those leave out, one table
+    at the game's default preset if the bot plays it, else at the first preset of the
+    game's it plays. Empty if the bot declares no table of the game at all."""
+    tables = [t for t in game.check_tables if not unsupported(reply, *t)]
+    presets = [p for p in game.presets if not reply.presets or p in reply.presets]
+    if not presets:
+        return tables
+    preset = game.default_preset if game.default_preset in presets else presets[0]
+    played = {players for players, _ in tables}
+    for players in game.table_sizes:
+        if players not in played and not unsupported(reply, players, preset):
+            tables.append((players, preset))
+    return tables
 
 
 async def check_bot(
@@ -57,12 +79,17 @@ async def check_bot(
     deadline_ms: int,
     seed: int,
     *,
+    tables: Sequence[tuple[int, str]] | None = None,
     pool: ChannelPool | None = None,
     hello_timeout_s: float = 5.0,
     stop_after_faults: int = 0,
     max_strikes: int = 0,
 ) -> CheckReport:
-    """Hello, then ``games`` games of ``game`` from random seats; collect every problem.
+    """Hello, then ``games`` games of ``game`` from random seats, cycling through the
+    tables, and at least one game at each; collect every problem.
+
+    ``tables``: the (players, preset) tables to play (``arena serve``: its ladder's);
+    default ``tables_to_check``. A table the bot does not declare is left out.
 
     ``pool``: reach the bot through this pool (and leave it open), e.g. one that trusts
     a CA for ``tls://`` endpoints; default: a pool of its own, closed at the end.
@@ -83,22 +110,28 @@ async def check_bot(
         assert answer.reply is not None
         report.name = answer.reply.name
         # Only the tables the bot says (in Hello) it plays.
-        check_tables = game.check_tables
-        tables = [t for t in check_tables if not unsupported(answer.reply, *t)]
-        if not tables:
+        asked = list(game.check_tables if tables is None else tables)
+        played = (
+            tables_to_check(game, answer.reply)
+            if tables is None
+            else [t for t in asked if not unsupported(answer.reply, *t)]
+        )
+        if not played:
             report.hello_error = (
-                f"the bot plays none of the check's tables {list(check_tables)}: "
-                + unsupported(answer.reply, *check_tables[0])
+                f"the bot plays none of the check's tables {asked}: "
+                + unsupported(answer.reply, *asked[0])
             )
             return report
-        report.tables = tables
+        report.tables = played
         rng = random.Random(seed)
-        for number in range(games):
-            players, preset = tables[number % len(tables)]
+        for number in range(max(games, len(played))):
+            players, preset = played[number % len(played)]
             bot_seat = rng.randrange(players)
             seats: list[Seat] = [
                 RemoteSeat("bot", channel, max_reply_bytes=4096)
                 if s == bot_seat
+                # On the loop: a uniform pick costs microseconds and cannot block, and
+                # a verification's virtual-clock tests count on its taking no time.
                 else LocalSeat(f"random{s}", RandomPolicy(rng.getrandbits(32)))
                 for s in range(players)
             ]

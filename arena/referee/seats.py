@@ -1,7 +1,8 @@
 """Seats: how the referee reaches the player of one seat.
 
 ``RemoteSeat`` speaks the arena.v1 ``Play`` stream to a bot process; ``LocalSeat`` calls
-an in-process policy (tests, benchmarks, built-in opponents). Each seat owns its
+an in-process policy: built-in opponents on a policy thread, off the event loop
+(``policy_threads.py``); tests and benchmarks on the loop itself. Each seat owns its
 transport: a remote seat encodes the request with the game's wire and reads the reply
 into an action; a local one hands the policy the observation. Both check the action
 against the legal set (``replies.py``) and answer ``decide`` with a legal action or a
@@ -27,6 +28,7 @@ from .channels import health_of
 from .clock import ArenaClock, Timer, loop_clock
 from .ending import end_in_background
 from .faults import Fault, FaultKind
+from .policy_threads import choose_off_loop
 from .replies import checked_action, read_reply
 from .request_ids import RequestIds
 from .turns import loop_turns
@@ -107,27 +109,39 @@ class Seat(Protocol):
 
 
 class LocalSeat:
-    """An in-process policy: it gets the game's Observation directly."""
+    """An in-process policy: it gets the game's Observation directly.
 
-    def __init__(self, name: str, policy: Policy) -> None:
+    ``off_loop``: decide on a policy thread (``policy_threads.py``), so a slow policy
+    slows only its own table: every built-in opponent of a league, ``arena match``,
+    ``arena serve`` and the web app's tables. Otherwise on the loop, taking turns with
+    the loop's other work (``turns.py``): for policies known to be quick, in tests and
+    benchmarks. Either way the seat is charged the time ``choose`` took and never cut
+    for time (an in-process policy is the arena's own: its time is reported, and drawn
+    from the time bank, but it gets no TIMEOUT)."""
+
+    def __init__(self, name: str, policy: Policy, *, off_loop: bool = False) -> None:
         self.name = name
         self._policy = policy
+        self._off_loop = off_loop
 
     async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
         """Nothing to open."""
         return None
 
     async def decide(self, decision: Decision) -> Reply:
-        """The policy's choice, timed. It waits for its turn first (``turns.py``): a
-        match of in-process seats would otherwise run from start to end without letting
-        any other match (or a remote bot's reply) in, and many of them would hold up
-        each reply a bot sends."""
-        await loop_turns().turn()
-        loop = asyncio.get_running_loop()
-        started = loop.time()
+        """The policy's choice, timed. On the loop it waits for its turn first
+        (``turns.py``): a match of in-process seats would otherwise run from start to
+        end without letting any other match (or a remote bot's reply) in, and many of
+        them would hold up each reply a bot sends."""
         obs = decision.observation
-        action = self._policy.choose(obs)
-        elapsed = loop.time() - started
+        if self._off_loop:
+            action, elapsed = await choose_off_loop(self._policy, obs)
+        else:
+            await loop_turns().turn()
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            action = self._policy.choose(obs)
+            elapsed = loop.time() - started
         action, fault = checked_action(action, obs.legal, decision.request_id)
         return Reply(action=action, fault=fault, elapsed_s=elapsed)
 

@@ -1,5 +1,6 @@
 """Verifying a submitted bot before it joins the ladder: Hello, then a short
-conformance run (the same as ``arena check-bot``), on a channel of its own."""
+conformance run (``arena check-bot``'s) at the ladder's own table (its game, preset and
+table size), on a channel of its own."""
 
 from __future__ import annotations
 
@@ -47,7 +48,8 @@ async def verify_bot(
     root_certificates: bytes | None,
 ) -> Verdict:
     """Hello (the bot must play the ladder's game, preset and table size), then ``games``
-    conformance games of that game without a single fault. An error of the arena's own
+    conformance games at that table (``table_size`` seats, ``preset``: the table a ladder
+    match seats the bot at) without a single fault. An error of the arena's own
     is logged and the verdict says so in words (never an exception's class name): this
     never raises but for cancellation."""
     # A fresh channel: a pooled one may still be backing off from an earlier failure.
@@ -75,6 +77,7 @@ async def verify_bot(
             games,
             deadline_ms,
             secrets.randbits(32),  # unpredictable: a bot cannot prepare for its check
+            tables=[(table_size, preset)],
             pool=pool,
             hello_timeout_s=hello_timeout_s,
             stop_after_faults=1,

@@ -234,7 +234,9 @@ async def start_table(request: Request) -> Response:
     players = game.players_of(config)
     rng = secrets.SystemRandom()
     opponents: list[Seat] = [
-        LocalSeat(f"{policy}-{n}", builtin_factory(game, policy)(rng.getrandbits(32)))
+        LocalSeat(
+            f"{policy}-{n}", builtin_factory(game, policy)(rng.getrandbits(32)), off_loop=True
+        )
         for n in range(1, players)
     ]
     try:

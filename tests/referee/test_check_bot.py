@@ -6,6 +6,7 @@ bot directory. A new sample bot that nobody taught this test to start fails it.
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,11 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from arena.games import get as get_game
+from arena.referee.conformance import tables_to_check
+from arena.server.verify import Verdict, verify_bot
+from arena.v1.bot_pb2 import HelloReply
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_bots"
@@ -146,3 +152,66 @@ def test_check_bot_says_plainly_when_nothing_answers() -> None:
     assert result.returncode == 1
     assert "FAIL  Hello: no bot answers at 127.0.0.1:9" in result.stdout
     assert check_bot("not-an-endpoint").returncode == 2
+
+
+THREE_SEAT_BOT = [sys.executable, "tests/bots/three_seat_bot.py"]
+"""Declares the preset amigo only; wrong at three seats alone (tests/bots/README.md)."""
+
+
+def hello_reply(players: tuple[int, ...] = (), presets: tuple[str, ...] = ()) -> HelloReply:
+    return HelloReply(name="b", games=["abluxxen"], players=players, presets=presets)
+
+
+def test_the_check_plays_every_table_size_a_bot_declares() -> None:
+    game = get_game("abluxxen")
+    # All sizes and presets: the game's own check tables cover every size already.
+    assert tables_to_check(game, hello_reply()) == list(game.check_tables)
+    # One preset: its check tables leave out three and five seats; those come at it.
+    assert tables_to_check(game, hello_reply(presets=("amigo",))) == [
+        (4, "amigo"),
+        (2, "amigo"),
+        (3, "amigo"),
+        (5, "amigo"),
+    ]
+    # Declared sizes only; not the default preset, which the bot does not play.
+    assert tables_to_check(game, hello_reply(players=(3, 4), presets=("ravensburger-2014",))) == [
+        (3, "ravensburger-2014"),
+        (4, "ravensburger-2014"),
+    ]
+    assert tables_to_check(game, hello_reply(presets=("no-such-preset",))) == []
+
+
+@pytest.mark.slow
+def test_check_bot_fails_a_bot_that_fails_at_one_table_size_only() -> None:
+    with running(THREE_SEAT_BOT) as endpoint:
+        # Two games asked for: every table is played all the same.
+        result = check_bot(endpoint, "--games", "2")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "4 games at the tables: 4p amigo, 2p amigo, 3p amigo, 5p amigo" in result.stdout
+    assert "ILLEGAL" in result.stdout
+    assert result.stdout.strip().endswith("fault(s)")
+
+
+@pytest.mark.slow
+def test_verification_plays_the_ladders_table() -> None:
+    async def verdicts(endpoint: str) -> list[Verdict]:
+        return [
+            await verify_bot(
+                endpoint,
+                game=get_game("abluxxen"),
+                preset="amigo",
+                table_size=size,
+                games=2,
+                deadline_ms=1000,
+                max_strikes=3,
+                hello_timeout_s=5.0,
+                root_certificates=None,
+            )
+            for size in (4, 3)
+        ]
+
+    with running(THREE_SEAT_BOT) as endpoint:
+        at_four, at_three = asyncio.run(verdicts(endpoint))
+    assert at_four.ok, at_four.reason
+    assert not at_three.ok
+    assert "ILLEGAL" in at_three.reason

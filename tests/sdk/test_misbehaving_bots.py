@@ -146,6 +146,25 @@ async def check_illegal(stub: Any, bot: BotProcess) -> None:
     call.cancel()
 
 
+@check("three_seat_bot.py")
+async def check_three_seat(stub: Any, bot: BotProcess) -> None:
+    hello = await stub.Hello(bot_pb2.HelloRequest(), timeout=10)
+    assert list(hello.presets) == ["amigo"]
+    assert not hello.players  # every table size
+    call, table = await begin(stub)  # four seats: right answers
+    await answer_correctly(call, table, 3)
+    call.cancel()
+    table = Table(seed=2, seat=0, players=3)
+    call = stub.Play()
+    await call.write(start_message("m3", 0, table.config))
+    for _ in range(3):  # three seats: a well-formed action no rule allows
+        _, reply = await ask(call, table)
+        with pytest.raises(ab.IllegalActionError):
+            ab.apply(table.state.clone(), action_from_proto(reply.abluxxen), table.seat)
+        table.fallback()
+    call.cancel()
+
+
 @check("oversized_bot.py")
 async def check_oversized(stub: Any, bot: BotProcess) -> None:
     call, table = await begin(stub)

@@ -37,6 +37,8 @@ PY = sys.executable
 RANDOM_BOT = str(ROOT / "sample_bots" / "random_bot.py")
 GREEDY_BOT = str(ROOT / "sample_bots" / "greedy_bot.py")
 GARBAGE_BOT = str(ROOT / "tests" / "bots" / "garbage_bot.py")
+THREE_SEAT_BOT = str(ROOT / "tests" / "bots" / "three_seat_bot.py")
+"""Right at every table but one of three seats (tests/bots/README.md)."""
 FLAG_BOT = str(ROOT / "tests" / "server" / "flag_bot.py")
 TLS_BOT = str(ROOT / "tests" / "server" / "tls_bot.py")
 

@@ -14,6 +14,7 @@ from arena.v1 import arena_pb2
 from .support import (
     GARBAGE_BOT,
     RANDOM_BOT,
+    THREE_SEAT_BOT,
     Processes,
     arena_cli,
     auth,
@@ -165,5 +166,34 @@ def test_a_bot_that_fails_verification_is_suspended_with_the_reason(tmp_path: Pa
             ghost = wait_status(client, "ghost", arena_pb2.BOT_STATUS_SUSPENDED)
             assert "Hello" in ghost.status_reason
             assert "verifying" not in client.ListBots(arena_pb2.ListBotsRequest()).ladder_status
+    finally:
+        procs.kill_all()
+
+
+@pytest.mark.slow
+def test_verification_plays_the_ladders_own_table(tmp_path: Path) -> None:
+    # The bot is right at four and two seats (where the check's own tables of its preset
+    # are) and wrong at three: a three-seat ladder must find out before it seats it.
+    db = tmp_path / "serve.db"
+    alice = token(db, "alice")
+    procs = Processes()
+    try:
+        server = procs.serve(
+            db, "--table-size", "3", "--preset", "amigo", "--deadline-ms", "300",
+            "--hello-timeout-s", "1",
+        )  # fmt: skip
+        (bot,) = procs.bots([THREE_SEAT_BOT])
+        run = arena_cli(
+            "submit", "--arena", server.address, "--token", alice,
+            "--name", "three", "--endpoint", bot.address,
+        )  # fmt: skip
+        assert run.returncode == 1, run.stdout + run.stderr
+        assert "suspended" in run.stdout
+        assert "ILLEGAL" in run.stdout
+        with stub(server.address) as client:
+            entry = bot_named(client, "three")
+            assert entry is not None
+            assert entry.status == arena_pb2.BOT_STATUS_SUSPENDED
+            assert entry.status_reason.startswith("verification failed:")
     finally:
         procs.kill_all()
