@@ -40,7 +40,7 @@ def ladder_joint(store: Store, ladder: str) -> JointFit:
     """The joint model of a ladder, fitted to its stored counts (one row per distinct
     choice set, never per match)."""
     outcomes = Outcomes()
-    outcomes.add_counts(store.outcome_counts(ladder), 0)
+    outcomes.add_counts(store.outcome_counts(ladder))
     return fit(outcomes)
 
 

@@ -65,10 +65,9 @@ no figure a leaderboard shows."""
 @dataclass(slots=True)
 class Outcomes:
     """A ladder's sufficient statistics: how often each (choice set, chosen) pair
-    occurred, and how many matches were rated."""
+    occurred."""
 
     counts: dict[Outcome, int] = field(default_factory=dict)
-    matches: int = 0
 
     def add(self, ranks: Mapping[str, int], times: int = 1) -> None:
         """Count one rated match (``times`` = -1 takes it back out)."""
@@ -78,16 +77,14 @@ class Outcomes:
                 self.counts[outcome] = total
             else:
                 del self.counts[outcome]
-        self.matches += times
 
-    def add_counts(self, rows: Iterable[tuple[Outcome, int]], matches: int) -> None:
+    def add_counts(self, rows: Iterable[tuple[Outcome, int]]) -> None:
         """Add stored counts (``Store.outcomes``)."""
         for outcome, count in rows:
             self.counts[outcome] = self.counts.get(outcome, 0) + count
-        self.matches += matches
 
     def copy(self) -> Outcomes:
-        return Outcomes(dict(self.counts), self.matches)
+        return Outcomes(dict(self.counts))
 
     def bots(self) -> set[str]:
         return {bot for (members, _), _ in self.counts.items() for bot in members}
@@ -102,7 +99,6 @@ class JointFit:
     """Posterior mode of each bot's log-strength (mean 0 over the prior)."""
     cov: np.ndarray
     """Posterior covariance (Laplace)."""
-    matches: int
     where: Mapping[str, int] = field(default_factory=dict)
     """Each bot's position in ``bots``."""
     _mean: list[float] = field(default_factory=list)
@@ -116,7 +112,7 @@ class JointFit:
     @staticmethod
     def empty() -> JointFit:
         """The prior alone: every bot's skill unknown and alike."""
-        return JointFit((), np.zeros(0), np.zeros((0, 0)), 0)
+        return JointFit((), np.zeros(0), np.zeros((0, 0)))
 
     @staticmethod
     def of(beliefs: Mapping[str, tuple[float, float]]) -> JointFit:
@@ -126,7 +122,7 @@ class JointFit:
         theta = np.array([beliefs[b][0] for b in names])
         cov = np.diag([beliefs[b][1] ** 2 for b in names])
         where = {b: i for i, b in enumerate(names)}
-        return JointFit(names, theta, cov, 0, where, theta.tolist(), cov.tolist())
+        return JointFit(names, theta, cov, where, theta.tolist(), cov.tolist())
 
     def index(self, bot: str) -> int | None:
         return self.where.get(bot)
@@ -216,9 +212,7 @@ def fit(
         # rather than what the model expects of them.
         meat = _meat(theta, blocks) + np.eye(n) / spread**2
         cov = cov @ meat @ cov
-    return JointFit(
-        names, theta, cov, outcomes.matches, where, theta.tolist(), cov.tolist(), spread
-    )
+    return JointFit(names, theta, cov, where, theta.tolist(), cov.tolist(), spread)
 
 
 @dataclass(frozen=True, slots=True)
