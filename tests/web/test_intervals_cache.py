@@ -19,19 +19,27 @@ from arena.store import open_store
 from .kit import LADDER, history
 
 
-def test_intervals_are_kept_until_the_ladder_changes_and_they_are_due(tmp_path: Path) -> None:
-    db = tmp_path / "arena.db"
-    history(db, matches=30)
-    version, now = [0], [100.0]
-    refreshes: list[Callable[[], None]] = []
-    cache = IntervalCache(
+def _cache(
+    db: Path, version: list[int], now: list[float], refreshes: list[Callable[[], None]]
+) -> IntervalCache:
+    """A cache of the ladder in ``db`` whose version, clock and background thread the
+    test moves by hand."""
+    return IntervalCache(
         LADDER,
         lambda _store: version[0],
         open_reader=lambda: open_store(db, read_only=True),
         refresh_s=10.0,
         clock=lambda: now[0],
-        background=refreshes.append,  # run by hand below, as the thread would
+        background=refreshes.append,
     )
+
+
+def test_intervals_are_kept_until_the_ladder_changes_and_they_are_due(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    history(db, matches=30)
+    version, now = [0], [100.0]
+    refreshes: list[Callable[[], None]] = []  # run by hand below, as the thread would
+    cache = _cache(db, version, now, refreshes)
     store = open_store(db, read_only=True)
     try:
         first = cache.by_bot(store, include_retired=True)
@@ -71,14 +79,7 @@ def test_commits_keep_the_matchmaking_s_joint_model_fitted_even_without_reads(
     history(db, matches=30)
     version, now = [0], [100.0]
     refreshes: list[Callable[[], None]] = []
-    cache = IntervalCache(
-        LADDER,
-        lambda _store: version[0],
-        open_reader=lambda: open_store(db, read_only=True),
-        refresh_s=10.0,
-        clock=lambda: now[0],
-        background=refreshes.append,
-    )
+    cache = _cache(db, version, now, refreshes)
     store = open_store(db, read_only=True)
     try:
         assert cache.joint().bots == ()  # nothing fitted yet: the prior alone
@@ -116,14 +117,7 @@ def test_a_ladder_whose_fit_is_slow_is_refitted_at_most_a_fifth_of_the_time(
 
     monkeypatch.setattr(intervals_cache, "ladder_intervals", slow)
     refreshes: list[Callable[[], None]] = []
-    cache = IntervalCache(
-        LADDER,
-        lambda _store: version[0],
-        open_reader=lambda: open_store(db, read_only=True),
-        refresh_s=10.0,
-        clock=lambda: now[0],
-        background=refreshes.append,
-    )
+    cache = _cache(db, version, now, refreshes)
     store = open_store(db, read_only=True)
     try:
         first = cache.by_bot(store, include_retired=True)
