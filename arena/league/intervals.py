@@ -14,14 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
 
 from arena.store import Store
 
-from .joint import JointFit, Outcomes, fit, ranked
-
-LEVEL: Final = 0.95
-"""The rank intervals' probability."""
+from .joint import LEVEL, JointFit, Outcomes, fit, ranked
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,12 +32,12 @@ class RankInterval:
     """Probability that this bot is better than the one below it (None: the last)."""
 
 
-def ladder_joint(store: Store, ladder: str) -> JointFit:
+def ladder_joint(store: Store, ladder: str, start: JointFit | None = None) -> JointFit:
     """The joint model of a ladder, fitted to its stored counts (one row per distinct
-    choice set, never per match)."""
+    choice set, never per match); ``start``: an earlier fit of it (fewer steps)."""
     outcomes = Outcomes()
     outcomes.add_counts(store.outcome_counts(ladder))
-    return fit(outcomes)
+    return fit(outcomes, start=start)
 
 
 def rank_intervals(joint: JointFit, order: Sequence[str]) -> tuple[RankInterval, ...]:

@@ -43,13 +43,14 @@ def _in_a_thread(work: Callable[[], None]) -> None:
 
 
 def ladder_intervals(
-    store: Store, ladder: str, *, include_retired: bool
+    store: Store, ladder: str, *, include_retired: bool, start: JointFit | None = None
 ) -> tuple[dict[str, RankInterval], JointFit]:
     """Each bot's rank interval on the ladder's leaderboard, read now, and the joint
     model they come from: every rating of the ladder (one row per bot) and the model's
-    counts (one row per distinct choice set), never its history."""
+    counts (one row per distinct choice set), never its history. ``start``: the fit
+    kept from before (a refit from it takes fewer steps)."""
     ratings = store.ladder_ratings(ladder, include_retired=include_retired)
-    joint = ladder_joint(store, ladder)
+    joint = ladder_joint(store, ladder, start)
     found = rank_intervals(joint, [r.bot for r in ratings])
     return {r.bot: interval for r, interval in zip(ratings, found, strict=True)}, joint
 
@@ -150,7 +151,14 @@ class IntervalCache:
     def _compute(
         self, store: Store, include_retired: bool, version: Hashable, now: float
     ) -> dict[str, RankInterval]:
-        intervals, joint = ladder_intervals(store, self.ladder, include_retired=include_retired)
+        with self._lock:
+            before = self._kept.get(include_retired)
+        intervals, joint = ladder_intervals(
+            store,
+            self.ladder,
+            include_retired=include_retired,
+            start=before.joint if before is not None else None,
+        )
         cost = max(self.clock() - now, 0.0)
         with self._lock:
             self._kept[include_retired] = _Kept(version, now, intervals, joint, cost)
