@@ -450,10 +450,13 @@ class LeaderboardRow(_message.Message):
     rank_low: _builtins.int
     """The 95% rank interval: the best rank the bot may truly hold..."""
     rank_high: _builtins.int
-    """...and the worst (posterior sampling from the ratings; docs/RATINGS.md)."""
+    """...and the worst (posterior draws from the joint model of every rated match;
+    docs/RATINGS.md).
+    """
     p_above_next: _builtins.float
-    """Probability that this bot is better than the next row's; unset on the ladder's last
-    row.
+    """Probability that this bot is better than the next row's (the joint model's; below
+    0.5 where it orders the two the other way from the board); unset on the ladder's
+    last row.
     """
     def __init__(
         self,
