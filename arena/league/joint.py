@@ -299,27 +299,13 @@ class Ranked:
 def ranked(joint: JointFit, order: Sequence[str], level: float = LEVEL) -> Ranked:
     """Rank intervals, ``p_above_next`` and the whole order's probability for ``order``
     (best first; every bot of the ladder, since any of them may be better than the
-    leader). Draws are seeded by the fit, so the same ladder shows the same figures."""
+    leader). The draws depend on the fit and the set of bots, not on their order on the
+    board, so the same ladder shows the same figures however it is sorted or paged."""
     n = len(order)
     if n == 0:
         return Ranked((), (), (), 1.0)
     samples = max(MIN_SAMPLES, min(SAMPLES, MAX_DRAWS // n))
-    mean = np.array([joint.strength(b) for b in order])
-    cov = np.full((n, n), 0.0)
-    idx = [joint.index(b) for b in order]
-    for a, i in enumerate(idx):
-        for b, j in enumerate(idx):
-            if i is not None and j is not None:
-                cov[a, b] = joint.cov[i, j]
-            elif a == b:
-                cov[a, b] = joint.spread**2
-    # Seeded by the fit, rounded far below what is shown: a refit of the same counts from
-    # another start differs in its last bits, and must show the same figures.
-    rounded = np.round(mean, 6).tobytes() + np.round(cov, 9).tobytes()
-    digest = hashlib.sha256(rounded + "\0".join(order).encode()).digest()
-    rng = np.random.default_rng(int.from_bytes(digest[:8], "big"))
-    lower = np.linalg.cholesky(cov + np.eye(n) * 1e-12)
-    draws = mean + rng.standard_normal((samples, n)) @ lower.T
+    draws = _draws(joint, order, samples)
     # rank of each bot in each draw (0 = strongest)
     ranks = np.argsort(np.argsort(-draws, axis=1), axis=1)
     tail = (1 - level) / 2
@@ -336,6 +322,34 @@ def ranked(joint: JointFit, order: Sequence[str], level: float = LEVEL) -> Ranke
         tuple(after),
         float(in_order.mean()),
     )
+
+
+def _draws(joint: JointFit, order: Sequence[str], samples: int) -> np.ndarray:
+    """``samples`` draws of the skills of ``order``'s bots (a column each, in its order):
+    those of the fit jointly, from the posterior, in the fit's own (sorted) order and
+    seeded by it; a bot without matches from the prior, seeded by its name."""
+    fitted = sorted(i for b in order if (i := joint.index(b)) is not None)
+    column: dict[str, np.ndarray] = {}
+    if fitted:
+        mean = joint.theta[fitted]
+        cov = joint.cov[np.ix_(fitted, fitted)]
+        # Seeded by the fit, rounded far below what is shown: a refit of the same counts
+        # from another start differs in its last bits, and must show the same figures.
+        seed = np.round(mean, 6).tobytes() + np.round(cov, 9).tobytes()
+        names = [joint.bots[i] for i in fitted]
+        rng = np.random.default_rng(_seed(seed + "\0".join(names).encode()))
+        lower = np.linalg.cholesky(cov + np.eye(len(fitted)) * 1e-12)
+        together = mean + rng.standard_normal((samples, len(fitted))) @ lower.T
+        column = {name: together[:, k] for k, name in enumerate(names)}
+    for bot in order:
+        if bot not in column:
+            rng = np.random.default_rng(_seed(f"{bot}\0{joint.spread!r}".encode()))
+            column[bot] = rng.normal(0.0, joint.spread, samples)
+    return np.column_stack([column[bot] for bot in order])
+
+
+def _seed(data: bytes) -> int:
+    return int.from_bytes(hashlib.sha256(data).digest()[:8], "big")
 
 
 @dataclass(frozen=True, slots=True)

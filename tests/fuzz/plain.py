@@ -31,8 +31,11 @@ def assert_plain(message: object, *, where: str = "", echoed: Iterable[str] = ()
     text = message.strip()
     assert text, f"{where}: the message is empty"
     assert " " in text, f"{where}: the message is not words: {message!r}"
-    # As written, as repr() and as shown() write it (control characters escaped).
-    forms = {f for w in echoed for f in (w, repr(w)[1:-1], shown(w)) if f.strip()}
+    # As written, as repr() and as shown() write it (control characters escaped), and
+    # the parts of a NAME=TARGET the message may quote alone (`'AError' is neither
+    # HOST:PORT nor a built-in bot`, of `--bot b1=AError`).
+    words = {part for w in echoed for part in (w, *w.split("=", 1)[1:])}
+    forms = {f for w in words for f in (w, repr(w)[1:-1], shown(w)) if f.strip()}
     for word in sorted(forms, key=len, reverse=True):
         text = text.replace(word, " ")
     found = _NOT_PLAIN.search(text)

@@ -197,3 +197,20 @@ def test_on_the_model_s_own_matches_the_sandwich_agrees_with_the_model() -> None
     assert model.theta.tobytes() == sandwich.theta.tobytes()
     ratio = sandwich.cov.diagonal() / model.cov.diagonal()
     assert ((ratio > 0.8) & (ratio < 1.25)).all()
+
+
+def test_figures_do_not_depend_on_how_the_board_lists_the_bots() -> None:
+    """Pages and filters list the same bots in other orders (equal ratings sort either
+    way): each bot's interval is the same."""
+    rng = random.Random(4)
+    strengths = {f"b{i}": -0.2 * i for i in range(6)}
+    outcomes = Outcomes()
+    for _ in range(60):
+        outcomes.add(plackett_luce(rng, strengths, rng.sample(list(strengths), 4)))
+    joint = fit(outcomes, [*strengths, "newcomer"])
+    order = [*joint.order(strengths), "newcomer"]
+    swapped = [order[1], order[0], *order[2:]]
+    first, second = ranked(joint, order), ranked(joint, swapped)
+    by_bot = dict(zip(order, zip(first.rank_low, first.rank_high, strict=True), strict=True))
+    again = dict(zip(swapped, zip(second.rank_low, second.rank_high, strict=True), strict=True))
+    assert by_bot == again
