@@ -86,6 +86,7 @@ def test_actions_codes_and_tensors(game: AnyGame, players: int, preset: str) -> 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
 @pytest.mark.slow  # the built-ins include a search (ismcts): 8-18 s a table
+@pytest.mark.timeout(1800)  # a hang guard only: at load 10-25 a table passed 300 s
 def test_built_in_policies_play_legal_actions(game: AnyGame, players: int, preset: str) -> None:
     for config in configs(game, players, preset):
         kit.check_policies(game, config, 0)

@@ -61,13 +61,18 @@ def running(command: list[str]) -> Iterator[str]:
         process.wait(timeout=10)
 
 
+HANG_GUARD_S = 1800
+"""A command's timeout in these tests: a guard against a hang only, far above any real
+run (seconds here; a search bot's check-bot at load 25 took over two minutes)."""
+
+
 def check_bot(endpoint: str, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "arena.cli", "check-bot", endpoint, *extra],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD_S,
     )
 
 
@@ -89,6 +94,7 @@ def runnable_command(name: str) -> list[str]:
 
 @pytest.mark.parametrize("name", sorted(sample_bot_commands()))
 @pytest.mark.slow
+@pytest.mark.timeout(HANG_GUARD_S)
 def test_sample_bot_passes_check_bot(name: str) -> None:
     with running(runnable_command(name)) as endpoint:
         result = check_bot(endpoint, "--games", "6")

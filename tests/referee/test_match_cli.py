@@ -18,7 +18,7 @@ from arena.referee.conformance import CheckReport
 from arena.referee.conformance import check_bot as arena_check_bot
 from arena.sdk import BotInfo, create_server
 
-from .test_check_bot import ROOT, check_bot, running
+from .test_check_bot import HANG_GUARD_S, ROOT, check_bot, running
 
 SPY = [sys.executable, "tests/bots/spy.py"]
 
@@ -29,7 +29,7 @@ def arena_match(*args: str) -> subprocess.CompletedProcess[str]:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD_S,
     )
 
 
