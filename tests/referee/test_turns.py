@@ -96,9 +96,38 @@ def test_a_turn_starts_in_process_work_only_within_its_budget(step_s: float, per
     log = asyncio.run(scenario())
     steps_per_turn = Counter(turn for turn, _ in log)
     assert max(steps_per_turn.values()) == per_turn  # full turns use the budget, no more
-    # Round robin: nobody is starved, whatever the budget cuts off.
+    # Round robin: nobody is starved, whatever the budget cuts off (a lane that gets a
+    # turn goes on within it: a turn's worth apart at most).
     steps_per_lane = Counter(lane for _, lane in log[:400])
-    assert max(steps_per_lane.values()) - min(steps_per_lane.values()) <= 1
+    assert max(steps_per_lane.values()) - min(steps_per_lane.values()) <= per_turn
+
+
+def test_a_decision_started_in_a_turn_goes_on_within_it() -> None:
+    """The lane that got a turn takes its next steps at once while the budget lasts: a
+    turn runs one match's decisions one after the other (its state still in the CPU's
+    caches), not one decision of each of many matches."""
+
+    async def scenario() -> list[tuple[int, int]]:
+        loop = asyncio.get_running_loop()
+        clock = WorkClock()
+        turns = LoopTurns(loop, budget_s=1.0, clock=clock)
+        counter = TurnCounter(loop)
+        stop = asyncio.Event()
+        log: list[tuple[int, int]] = []
+        tasks = lanes_of_work(turns, clock, 8, 0.25, log, counter, stop)
+        while len(log) < 400:
+            await asyncio.sleep(0)
+        stop.set()
+        await asyncio.gather(*tasks)
+        counter.stop()
+        return log
+
+    log = asyncio.run(scenario())[:400]  # (after that the lanes stop, mid-turn)
+    lanes_per_turn: dict[int, set[int]] = {}
+    for turn, lane in log:
+        lanes_per_turn.setdefault(turn, set()).add(lane)
+    assert all(len(lanes) == 1 for lanes in lanes_per_turn.values())
+    assert Counter(turn for turn, _ in log).most_common(1)[0][1] == 4
 
 
 @pytest.mark.parametrize("lanes", [1, 8, 64])
@@ -196,3 +225,38 @@ def test_in_process_matches_take_turns() -> None:
     log, finished = asyncio.run(scenario())
     assert finished == 8
     assert max(Counter(log).values()) == 3
+
+
+@pytest.mark.parametrize("lanes", [8, 1000])
+def test_a_decision_is_woken_about_once_however_many_wait(lanes: int) -> None:
+    """A release wakes about as many decisions as fit in a turn, not every one waiting:
+    a decision woken only to wait again costs the loop as much as one played, and with
+    a thousand waiting that was hundreds of wake-ups per decision played."""
+    step_s, budget_s = 0.0004, 0.001
+
+    async def scenario() -> tuple[int, int]:
+        loop = asyncio.get_running_loop()
+        clock = WorkClock()
+        turns = LoopTurns(loop, budget_s=budget_s, clock=clock)
+        woken = 0
+        create_future = loop.create_future
+
+        def counted() -> asyncio.Future[Any]:
+            nonlocal woken
+            woken += 1
+            return create_future()
+
+        loop.create_future = counted  # type: ignore[method-assign]
+        counter = TurnCounter(loop)
+        stop = asyncio.Event()
+        log: list[tuple[int, int]] = []
+        tasks = lanes_of_work(turns, clock, lanes, step_s, log, counter, stop)
+        while len(log) < 3000:
+            await asyncio.sleep(0)
+        stop.set()
+        await asyncio.gather(*tasks)
+        counter.stop()
+        return woken, len(log)
+
+    woken, played = asyncio.run(scenario())
+    assert woken / played < 2.0
