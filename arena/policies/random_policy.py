@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import MatchInfo
 from .seeding import seed_for_match
@@ -11,6 +11,10 @@ from .seeding import seed_for_match
 
 class RandomPolicy:
     """Picks uniformly among the legal actions; seeded for reproducibility."""
+
+    instant: ClassVar[bool] = True
+    """A decision takes microseconds: in-process seats run it on the loop, inside its
+    turn budget (``referee/seats.py``), where a thread would cost more than it."""
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)

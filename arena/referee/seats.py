@@ -113,16 +113,18 @@ class LocalSeat:
 
     ``off_loop``: decide on a policy thread (``policy_threads.py``), so a slow policy
     slows only its own table: every built-in opponent of a league, ``arena match``,
-    ``arena serve`` and the web app's tables. Otherwise on the loop, taking turns with
-    the loop's other work (``turns.py``): for policies known to be quick, in tests and
-    benchmarks. Either way the seat is charged the time ``choose`` took and never cut
+    ``arena serve`` and the web app's tables, unless the policy says it is ``instant``
+    (a uniform pick, one-ply greedy: microseconds), which a thread would only slow (at
+    1,000 matches in flight, a thread hop per decision cost a league a third of its
+    rate). Otherwise on the loop, taking turns with the loop's other work
+    (``turns.py``). Either way the seat is charged the time ``choose`` took and never cut
     for time (an in-process policy is the arena's own: its time is reported, and drawn
     from the time bank, but it gets no TIMEOUT)."""
 
     def __init__(self, name: str, policy: Policy, *, off_loop: bool = False) -> None:
         self.name = name
         self._policy = policy
-        self._off_loop = off_loop
+        self._off_loop = off_loop and not getattr(policy, "instant", False)
 
     async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
         """Nothing to open."""

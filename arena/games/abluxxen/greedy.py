@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Final
+from typing import ClassVar, Final
 
 from arena.policies import MatchInfo, seed_for_match
 
@@ -48,6 +48,10 @@ class GreedyPolicy:
 
     ``seed`` only breaks exact ties, so two instances with the same seed play alike.
     """
+
+    instant: ClassVar[bool] = True
+    """A decision takes microseconds: in-process seats run it on the loop, inside its
+    turn budget (``referee/seats.py``), where a thread would cost more than it."""
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
