@@ -28,7 +28,7 @@ import dataclasses
 import json
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final
@@ -489,13 +489,21 @@ def check_actions_and_tensors(game: AnyGame, config: Any, seed: int) -> None:
     random_match(game, config, seed, visit)
 
 
-def check_policies(game: AnyGame, config: Any, seed: int) -> None:
+def check_policies(
+    game: AnyGame,
+    config: Any,
+    seed: int,
+    factories: Mapping[str, Callable[[int], Any]] | None = None,
+) -> None:
     """Every built-in policy, seeded, chooses a legal action at every decision of a
-    match in which each seat is played by one of them in turn."""
+    match in which each seat is played by one of them in turn. ``factories``: the
+    policies to seat instead of ``game.policies`` (the same names, e.g. a search at a
+    smaller budget)."""
     where = describe(game, config, seed)
-    names = sorted(game.policies)
+    policies = game.policies if factories is None else factories
+    names = sorted(policies)
     players = game.players_of(config)
-    seats = [game.policies[names[s % len(names)]](seed + s) for s in range(players)]
+    seats = [policies[names[s % len(names)]](seed + s) for s in range(players)]
     state = game.new_match(config, random.Random(seed))
     for step in range(MAX_STEPS):
         seat = game.deciding(state)

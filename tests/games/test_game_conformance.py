@@ -84,12 +84,27 @@ def test_actions_codes_and_tensors(game: AnyGame, players: int, preset: str) -> 
         kit.check_actions_and_tensors(game, config, 0)
 
 
+QUICK_SEARCH = 20
+"""The search's iterations in the legality check: what it may choose does not depend on
+its budget, and at the default (200) this was the suite's longest test, 5-28 s a table
+(the default budget plays in tests/referee/test_check_bot.py and the sample bots')."""
+
+
+def quick_policies(game: AnyGame) -> dict[str, Any]:
+    """The game's built-ins, the search (if any) at ``QUICK_SEARCH`` iterations."""
+    policies: dict[str, Any] = dict(game.policies)
+    if "ismcts" in policies:
+        search = policies["ismcts"]
+        policies["ismcts"] = lambda seed: search(seed, iterations=QUICK_SEARCH)
+    return policies
+
+
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
-@pytest.mark.slow  # the built-ins include a search (ismcts): 8-18 s a table
+@pytest.mark.slow
 @pytest.mark.timeout(1800)  # a hang guard only: at load 10-25 a table passed 300 s
 def test_built_in_policies_play_legal_actions(game: AnyGame, players: int, preset: str) -> None:
     for config in configs(game, players, preset):
-        kit.check_policies(game, config, 0)
+        kit.check_policies(game, config, 0, quick_policies(game))
 
 
 @pytest.mark.parametrize(("game", "players", "preset"), TABLES)
