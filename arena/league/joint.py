@@ -31,11 +31,14 @@ import hashlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
-
-import numpy as np
+from typing import TYPE_CHECKING, Final
 
 from arena.store.outcomes import Outcome, outcomes_of
+
+if TYPE_CHECKING:
+    import numpy as np
+# numpy is imported where the model computes, not here: every `arena` command imports
+# the leaderboard, and most never fit (numpy's import is about 130 ms).
 
 PRIOR_SD: Final = 1.0
 """Where the field's spread starts before the first match (a bot 1 logit above another
@@ -110,12 +113,16 @@ class JointFit:
     @staticmethod
     def empty() -> JointFit:
         """The prior alone: every bot's skill unknown and alike."""
+        import numpy as np
+
         return JointFit((), np.zeros(0), np.zeros((0, 0)))
 
     @staticmethod
     def of(beliefs: Mapping[str, tuple[float, float]]) -> JointFit:
         """A fit with independent beliefs (mean, standard deviation) by bot: for
         tests and tools that set skills by hand."""
+        import numpy as np
+
         names = tuple(sorted(beliefs))
         theta = np.array([beliefs[b][0] for b in names])
         cov = np.diag([beliefs[b][1] ** 2 for b in names])
@@ -167,6 +174,8 @@ def fit(
     ``sandwich``: the covariance by the robust (sandwich) rule instead of the model's
     own, for scripts/rating_truth.py's comparison (docs/RATINGS.md: sharper, and too
     sure after a few matches, so leaderboards keep the model's)."""
+    import numpy as np
+
     names = tuple(sorted(set(bots) | outcomes.bots()))
     n = len(names)
     if n == 0:
@@ -233,6 +242,8 @@ class _Block:
         """The block of these rows, in a fixed order (by their bots, what was chosen,
         then count), so that the fit's float sums do not depend on the order the counts
         were made in."""
+        import numpy as np
+
         sets = np.asarray(listed, dtype=np.intp)
         picked = np.asarray(marks, dtype=float)
         counts = np.asarray(counted, dtype=float)
@@ -247,6 +258,8 @@ def _probabilities(theta: np.ndarray, block: _Block) -> np.ndarray:
     per bot, then gathered: theta stays within a few times MAX_SPREAD of 0, far from
     exp's overflow, so no per-set shift is needed (numpy's max and sum along a short
     axis were most of a fit's time)."""
+    import numpy as np
+
     strength = np.exp(theta)[block.sets]
     total = strength[:, 0].copy()
     for column in range(1, strength.shape[1]):
@@ -258,6 +271,8 @@ def _probabilities(theta: np.ndarray, block: _Block) -> np.ndarray:
 def _meat(theta: np.ndarray, blocks: Sequence[_Block]) -> np.ndarray:
     """The sum over the rows of count x the outer product of each choice's score (the
     chosen bots' indicator less their share of the set's probabilities)."""
+    import numpy as np
+
     n = len(theta)
     meat = np.zeros((n, n))
     for block in blocks:
@@ -272,6 +287,8 @@ def _curvature(
     theta: np.ndarray, chosen: np.ndarray, blocks: Sequence[_Block], precision: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """The log-posterior's gradient and negative Hessian at ``theta``."""
+    import numpy as np
+
     n = len(theta)
     gradient = chosen - precision * theta
     hessian = np.eye(n) * precision
@@ -301,6 +318,8 @@ def ranked(joint: JointFit, order: Sequence[str], level: float = LEVEL) -> Ranke
     (best first; every bot of the ladder, since any of them may be better than the
     leader). The draws depend on the fit and the set of bots, not on their order on the
     board, so the same ladder shows the same figures however it is sorted or paged."""
+    import numpy as np
+
     n = len(order)
     if n == 0:
         return Ranked((), (), (), 1.0)
@@ -328,6 +347,8 @@ def _draws(joint: JointFit, order: Sequence[str], samples: int) -> np.ndarray:
     """``samples`` draws of the skills of ``order``'s bots (a column each, in its order):
     those of the fit jointly, from the posterior, in the fit's own (sorted) order and
     seeded by it; a bot without matches from the prior, seeded by its name."""
+    import numpy as np
+
     fitted = sorted(i for b in order if (i := joint.index(b)) is not None)
     column: dict[str, np.ndarray] = {}
     if fitted:
