@@ -35,7 +35,7 @@ from arena import native  # noqa: E402
 from arena.gctune import tune_for_latency  # noqa: E402
 from arena.league.commit import Standings  # noqa: E402
 from arena.league.config import Entrant, LeagueConfig  # noqa: E402
-from arena.league.joint import Outcomes, fit, stop_board  # noqa: E402
+from arena.league.joint import Outcomes, fit, ranked  # noqa: E402
 from arena.league.rating import RatingModel, Skill  # noqa: E402
 from arena.league.runner import run_league  # noqa: E402
 from arena.league.schedule import Scheduler  # noqa: E402
@@ -145,7 +145,7 @@ def rating_ms_per_match(bots: int = 8, matches: int = 400) -> float:
         joint = fit(outcomes, names)
         if (index + 1) % (bots // 4) == 0:
             order = sorted(names, key=lambda n: -standings.skills[n].conservative)
-            stop_board(joint, order)
+            ranked(joint, order)
     return (time.process_time() - started) * 1000 / matches
 
 

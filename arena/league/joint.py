@@ -382,8 +382,3 @@ class Separated:
     order: list[str]
     """The board's order, best first."""
     board: Ranked
-
-
-def stop_board(joint: JointFit, order: Sequence[str]) -> Ranked:
-    """What the stop rule reads: the board ``order`` with its figures from ``joint``."""
-    return ranked(joint, order)

@@ -20,7 +20,7 @@ from arena.store.rows import RatingRow
 from arena.text import shown
 
 from .intervals import RankInterval, ladder_joint, rank_intervals
-from .joint import JointFit, Separated, stop_board
+from .joint import JointFit, Separated, ranked
 
 DEFAULT_SCHEDULE: Final = "informative"
 """The schedule of leagues by default and of the live ladder (schedule.py)."""
@@ -55,17 +55,17 @@ class Row:
     """Probability that this bot is better than the next row's (None: the last row)."""
 
 
-def leaderboard(store: Store, ladder: str) -> list[Row]:
+def leaderboard(store: Store, ladder: str, joint: JointFit | None = None) -> list[Row]:
     """Rows sorted by conservative skill (mu - 3 sigma), best first, with their rank
-    intervals from the joint model of the ladder's history (computed on every read from
-    the stored counts, so a ladder rated before they existed has them too)."""
+    intervals from the joint model of the ladder's history (``joint``, else fitted now
+    from the stored counts, so a ladder rated before they existed has them too)."""
     stats = store.seat_stats(ladder)
     ratings = sorted(store.ratings(ladder), key=lambda r: (-(r.mu - 3 * r.sigma), r.bot))
     rows = [
         standing_row(position, rating, stats.get(rating.bot, {}))
         for position, rating in enumerate(ratings, start=1)
     ]
-    return with_intervals(rows, ratings, ladder_joint(store, ladder))
+    return with_intervals(rows, ratings, joint or ladder_joint(store, ladder))
 
 
 def with_intervals(rows: Sequence[Row], ratings: Sequence[RatingRow], joint: JointFit) -> list[Row]:
@@ -137,8 +137,9 @@ def separation_line(
                 else ""
             )
         )
-    rows = leaderboard(store, ladder)
-    board = stop_board(ladder_joint(store, ladder), [r.name for r in rows])
+    joint = ladder_joint(store, ladder)
+    rows = leaderboard(store, ladder, joint)
+    board = ranked(joint, [r.name for r in rows])
     open_pairs = [
         f"{shown(a.name)} > {shown(b.name)} (p {a.p_above_next:.2f})"
         for a, b in itertools.pairwise(rows)

@@ -36,7 +36,7 @@ from .config import LeagueConfig, LeagueConfigError
 from .entrants import StreamSlots
 from .executors import Executor, ExecutorError, make_executor
 from .groups import group_seats
-from .joint import JointFit, Outcomes, Separated, fit, stop_board
+from .joint import JointFit, Outcomes, Separated, fit, ranked
 from .progress import Progress
 from .rating import RatingModel, Skill
 from .schedule import Scheduler, Table, tables_per_group
@@ -343,7 +343,7 @@ class _LeagueRun:
         if config.until_separated <= 0 or index % config.round_matches:
             return False
         order = sorted(self.names, key=lambda n: (-shown[n].conservative, n))
-        board = stop_board(self.committed.joint_shown_to(index, self.names), order)
+        board = ranked(self.committed.joint_shown_to(index, self.names), order)
         if board.p_order < config.until_separated:
             return False
         self.summary.separated = Separated(max(index - self.committed.lag, -1) + 1, order, board)

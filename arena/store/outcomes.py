@@ -13,8 +13,9 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from collections.abc import Mapping
+
+from .connection import Connection
 
 Outcome = tuple[tuple[str, ...], tuple[str, ...]]
 """A choice set (bot names, sorted) and the bots chosen from it together (sorted)."""
@@ -54,39 +55,27 @@ UPSERT = (
 )
 
 
-class _Executes(Protocol):
-    def execute(self, sql: str, parameters: Any = (), /) -> Any: ...
-
-    def executemany(self, sql: str, parameters: Any, /) -> Any: ...
-
-
-def backfill(db: _Executes) -> None:
+def backfill(db: Connection) -> None:
     """Count the choice sets of every rated match a database already holds (a match is
-    rated when it has rows in ``rating_history``), read in batches of seats. A duplicate
+    rated when it has rows in ``rating_history``), read seat by seat. A duplicate
     league rated by deal groups (``--rate-groups``) is counted table by table here: its
     group rankings were never stored."""
     _count(db, "s.match_id IN (SELECT DISTINCT match_id FROM rating_history)", ())
 
 
-def count_league(db: _Executes, league_id: str, first_index: int) -> None:
+def count_league(db: Connection, league_id: str, first_index: int) -> None:
     """Count the matches of a league from ``first_index`` on as rated (what the synthetic
     histories of the benchmarks write in bulk)."""
     _count(db, "s.league_id = ? AND s.idx >= ?", (league_id, first_index))
 
 
-def _count(db: _Executes, where: str, parameters: tuple[object, ...]) -> None:
+def _count(db: Connection, where: str, parameters: tuple[object, ...]) -> None:
     counts: Counter[tuple[str, str, str]] = Counter()
     cursor = db.execute(
         "SELECT m.ladder, s.match_id, s.bot, s.rank FROM seats AS s "
         f"JOIN matches AS m ON m.id = s.match_id WHERE {where} ORDER BY s.match_id",
         parameters,
     )
-    for (ladder, _), seats in itertools.groupby(_all(cursor), key=lambda r: (r[0], r[1])):
-        counts.update(rows(ladder, {bot: rank for _, _, bot, rank in seats}))
+    for (ladder, _), seats in itertools.groupby(cursor, key=lambda r: (r[0], r[1])):
+        counts.update(rows(ladder, {row[2]: int(row[3]) for row in seats}))
     db.executemany(UPSERT, [(*key, count) for key, count in counts.items()])
-
-
-def _all(cursor: Any) -> Iterable[tuple[str, str, str, int]]:
-    while batch := cursor.fetchmany(10_000):
-        for row in batch:
-            yield (row[0], row[1], row[2], int(row[3]))

@@ -76,8 +76,10 @@ def lanes_of_work(
     return [asyncio.create_task(lane(index)) for index in range(lanes)]
 
 
-@pytest.mark.parametrize(("step_s", "per_turn"), [(0.4, 3), (0.25, 4), (3.0, 1)])
-def test_a_turn_starts_in_process_work_only_within_its_budget(step_s: float, per_turn: int) -> None:
+def eight_lanes(step_s: float) -> list[tuple[int, int]]:
+    """Eight lanes of ``step_s`` of work a step, taking turns of a 1 s budget until 400
+    steps are logged: (turn, lane) per step."""
+
     async def scenario() -> list[tuple[int, int]]:
         loop = asyncio.get_running_loop()
         clock = WorkClock()
@@ -93,7 +95,12 @@ def test_a_turn_starts_in_process_work_only_within_its_budget(step_s: float, per
         counter.stop()
         return log
 
-    log = asyncio.run(scenario())
+    return asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("step_s", "per_turn"), [(0.4, 3), (0.25, 4), (3.0, 1)])
+def test_a_turn_starts_in_process_work_only_within_its_budget(step_s: float, per_turn: int) -> None:
+    log = eight_lanes(step_s)
     steps_per_turn = Counter(turn for turn, _ in log)
     assert max(steps_per_turn.values()) == per_turn  # full turns use the budget, no more
     # Round robin: nobody is starved, whatever the budget cuts off (a lane that gets a
@@ -107,22 +114,7 @@ def test_a_decision_started_in_a_turn_goes_on_within_it() -> None:
     turn runs one match's decisions one after the other (its state still in the CPU's
     caches), not one decision of each of many matches."""
 
-    async def scenario() -> list[tuple[int, int]]:
-        loop = asyncio.get_running_loop()
-        clock = WorkClock()
-        turns = LoopTurns(loop, budget_s=1.0, clock=clock)
-        counter = TurnCounter(loop)
-        stop = asyncio.Event()
-        log: list[tuple[int, int]] = []
-        tasks = lanes_of_work(turns, clock, 8, 0.25, log, counter, stop)
-        while len(log) < 400:
-            await asyncio.sleep(0)
-        stop.set()
-        await asyncio.gather(*tasks)
-        counter.stop()
-        return log
-
-    log = asyncio.run(scenario())[:400]  # (after that the lanes stop, mid-turn)
+    log = eight_lanes(0.25)[:400]  # (after that the lanes stop, mid-turn)
     lanes_per_turn: dict[int, set[int]] = {}
     for turn, lane in log:
         lanes_per_turn.setdefault(turn, set()).add(lane)
