@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from arena.cli import main
+from arena.store import StoreError, open_store
 
 
 def test_selfplay_runs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,3 +49,23 @@ def test_a_file_that_is_no_database_is_left_alone(
     assert "is not an SQLite database (not touching it)" in capsys.readouterr().err
     assert notes.read_text() == "my notes\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_another_application_s_database_is_left_alone(tmp_path: Path) -> None:
+    """Read and checked through SQLite (never by opening the file beside it, which would
+    drop the process's locks on a database it has open), for reading and writing."""
+    theirs = tmp_path / "theirs.db"
+    with sqlite3.connect(theirs) as db:
+        db.execute("PRAGMA application_id = 1234")
+        db.execute("CREATE TABLE notes (text)")
+    before = theirs.read_bytes()
+    for read_only in (True, False):
+        with pytest.raises(StoreError, match="belongs to another application"):
+            open_store(theirs, read_only=read_only)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    with pytest.raises(StoreError, match="is not an SQLite database"):
+        open_store(notes)
+    assert notes.read_text() == "my notes\n"
+    assert theirs.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "theirs.db"]

@@ -149,3 +149,26 @@ def test_processes_opening_a_new_database_at_once_all_succeed(tmp_path: Path) ->
         assert store.ladders() == []  # one good schema
     finally:
         store.close()
+
+
+def test_opening_a_reader_beside_open_connections_keeps_the_process_s_sqlite_locks(
+    tmp_path: Path,
+) -> None:
+    """A server holds its writer and readers open and opens more readers as it goes. If
+    opening one read the file outside SQLite (and closed it), the process's POSIX locks on
+    the database would be gone: another process closing its connection last would then
+    checkpoint and delete the write-ahead log under the server's connections, whose next
+    read fails with "disk I/O error"."""
+    db = tmp_path / "arena.db"
+    writer = open_store(db)
+    reader = open_store(db, read_only=True)
+    try:
+        assert reader.ladder_ratings("ladder", include_retired=True) == []
+        open_store(db, read_only=True).close()  # a new read connection, opened and closed
+        other = "from arena.store import open_store; open_store(__import__('sys').argv[1]).close()"
+        subprocess.run([sys.executable, "-c", other, str(db)], cwd=ROOT, check=True, timeout=60)
+        assert (tmp_path / "arena.db-wal").exists()  # still ours, not deleted
+        assert reader.ladder_ratings("ladder", include_retired=True) == []
+    finally:
+        reader.close()
+        writer.close()

@@ -33,6 +33,7 @@ from .connections import (
     server_options,
 )
 from .errors import PlainErrors, abort
+from .intervals_cache import stop_fit_worker
 from .ladder import Ladder
 from .reads import ReadPool
 from .servicer import ArenaServicer
@@ -98,6 +99,7 @@ class RunningArena:
         await self.ladder.shutdown(grace)
         await self.ladder_task
         await self.server.stop(1.0)
+        stop_fit_worker()
         self.reads.close()
         self.store.close()
 

@@ -10,20 +10,27 @@ are kept with the ladder's version (for ``arena serve``, its writer's commit cou
 ``Store.commits``; for ``arena web``, the ladder's newest match): a read after no
 change costs a lookup; a read after a change gets the kept intervals while they are
 younger than ``refresh_s``, and otherwise still gets them while a background thread
-computes the new ones on a read connection of its own (one at a time), so no read waits
-for the draws but the very first. Intervals move slowly; a few seconds of staleness is
-not visible. The live ladder's matchmaking reads the joint model kept here too
-(``joint``), and each commit asks for a refresh when one is due (``nudge``), so the
-model follows the ladder even when nobody reads it.
+has new ones computed (one at a time), so no read waits for the fit but the very first.
+
+The fit runs in a process of its own (``fit_worker``), niced: on a ladder of a million
+matches it reads two million count rows and takes seconds of CPU, which on a thread
+would hold the GIL that every read and the referee's loop need (docs/BENCHMARKS.md,
+public reads). Intervals move slowly; a few seconds of staleness is not visible. The
+live ladder's matchmaking reads the joint model kept here too (``joint``), and each
+commit asks for a refresh when one is due (``nudge``), so the model follows the ladder
+even when nobody reads it.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Final
 
 from arena.league.intervals import RankInterval, ladder_joint, rank_intervals
@@ -36,52 +43,138 @@ REFRESH_S: Final = 10.0
 """Kept intervals of a changed ladder serve this long before they are computed again."""
 COST_SHARE: Final = 5.0
 """...or this many times what computing them took, if that is longer."""
+WORKER_NICENESS: Final = 10
+"""The fitting process yields the CPU to the referee, the bots and the reads."""
+WORKER_ROWS: Final = 20_000
+"""A ladder with more count rows than this is fitted in the fit worker; a smaller one
+where it is asked for (a fit of 20,000 rows takes about 0.1 s: less than the worker's
+start, and too short to hold up the loop for long)."""
+
+Reader = Callable[[], Store]
+"""Opens a read connection of the ladder's database (picklable, for the fit worker:
+e.g. ``functools.partial(open_store, path, read_only=True)``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """What one computation of a ladder yields: the joint model, and each bot's rank
+    interval on the leaderboard with retired bots (``intervals[True]``) and without."""
+
+    joint: JointFit
+    intervals: Mapping[bool, dict[str, RankInterval]]
+
+
+def ladder_figures(store: Store, ladder: str, start: JointFit | None = None) -> Figures:
+    """The ladder's joint model and rank intervals, read now: every rating of the ladder
+    (one row per bot) and the model's counts (one row per distinct choice set), never
+    its history. ``start``: the fit kept from before (a refit from it takes fewer
+    steps). One fit serves both leaderboards (with and without retired bots)."""
+    joint = ladder_joint(store, ladder, start)
+    intervals: dict[bool, dict[str, RankInterval]] = {}
+    for include_retired in (True, False):
+        bots = [r.bot for r in store.ladder_ratings(ladder, include_retired=include_retired)]
+        everyone = intervals.get(True)
+        if everyone is not None and len(bots) == len(everyone):
+            intervals[include_retired] = everyone  # nobody retired: the same board
+            continue
+        found = rank_intervals(joint, bots)
+        intervals[include_retired] = dict(zip(bots, found, strict=True))
+    return Figures(joint, intervals)
+
+
+def figures_from(open_reader: Reader, ladder: str, start: JointFit | None) -> Figures:
+    """``ladder_figures`` on a read connection of its own."""
+    store = open_reader()
+    try:
+        return ladder_figures(store, ladder, start)
+    finally:
+        store.close()
+
+
+_worker_lock = threading.Lock()
+_worker: ProcessPoolExecutor | None = None
+
+
+def fit_worker() -> ProcessPoolExecutor:
+    """The process the joint model is fitted in (started on first use; spawned, not
+    forked: this process runs gRPC's threads, which a fork does not survive)."""
+    global _worker
+    with _worker_lock:
+        if _worker is None:
+            _worker = ProcessPoolExecutor(
+                1, mp_context=get_context("spawn"), initializer=os.nice, initargs=(WORKER_NICENESS,)
+            )
+        return _worker
+
+
+def figures_in_worker(open_reader: Reader, ladder: str, start: JointFit | None) -> Figures:
+    """``figures_from`` in the fit worker; the calling thread waits without the GIL. A
+    worker that died is replaced for the next call (this one raises)."""
+    global _worker
+    worker = fit_worker()
+    try:
+        return worker.submit(figures_from, open_reader, ladder, start).result()
+    except BaseException:
+        if getattr(worker, "_broken", False):
+            with _worker_lock:
+                if _worker is worker:
+                    _worker = None
+        raise
+
+
+def stop_fit_worker() -> None:
+    """End the fit worker now, a fit under way or not (a server stopping must not wait
+    seconds for figures nobody will read)."""
+    global _worker
+    with _worker_lock:
+        worker, _worker = _worker, None
+    if worker is None:
+        return
+    # The executor only joins its processes; a fit in progress is ended by its id.
+    processes = list(getattr(worker, "_processes", {}).values())
+    worker.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
 
 
 def _in_a_thread(work: Callable[[], None]) -> None:
     threading.Thread(target=work, name="arena-intervals", daemon=True).start()
 
 
-def ladder_intervals(
-    store: Store, ladder: str, *, include_retired: bool, start: JointFit | None = None
-) -> tuple[dict[str, RankInterval], JointFit]:
-    """Each bot's rank interval on the ladder's leaderboard, read now, and the joint
-    model they come from: every rating of the ladder (one row per bot) and the model's
-    counts (one row per distinct choice set), never its history. ``start``: the fit
-    kept from before (a refit from it takes fewer steps)."""
-    ratings = store.ladder_ratings(ladder, include_retired=include_retired)
-    joint = ladder_joint(store, ladder, start)
-    found = rank_intervals(joint, [r.bot for r in ratings])
-    return {r.bot: interval for r, interval in zip(ratings, found, strict=True)}, joint
-
-
 @dataclass
 class _Kept:
     version: Hashable
     at: float
-    intervals: dict[str, RankInterval]
-    joint: JointFit
+    figures: Figures
     cost: float
     """How long computing them took (the clock's seconds)."""
 
 
 @dataclass
 class IntervalCache:
-    """Per leaderboard filter (with or without retired bots): the last intervals, by bot."""
+    """A ladder's last rank intervals (with and without retired bots) and joint model."""
 
     ladder: str
     version: Callable[[Store], Hashable]
     """The ladder's version as ``store`` reads it (changes whenever a rating may have)."""
-    open_reader: Callable[[], Store] | None = None
-    """A read connection of the cache's own, for refreshing in the background (None:
-    the read that finds them due computes them, and waits)."""
+    open_reader: Reader | None = None
+    """A read connection of the cache's own, for computing in the background and in the
+    fit worker (None: the read that finds them due computes them itself, and waits)."""
     refresh_s: float = REFRESH_S
     clock: Callable[[], float] = time.monotonic
     background: Callable[[Callable[[], None]], None] = _in_a_thread
-    """Runs a refresh (a thread; tests run it at once)."""
-    _kept: dict[bool, _Kept] = field(default_factory=dict)
-    _computing: set[bool] = field(default_factory=set)
+    """Runs a refresh (a thread; tests run it by hand)."""
+    worker_rows: int = WORKER_ROWS
+    """Ladders with more count rows are fitted in the fit worker (``figures_in_worker``)."""
+    _kept: _Kept | None = None
+    _computing: bool = False
+    """A background refresh is under way."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _first: threading.Lock = field(default_factory=threading.Lock)
+    """Held by the read computing figures while none are kept: the reads beside it wait
+    for them (not the GIL) rather than each computing its own."""
 
     def by_bot(self, store: Store, include_retired: bool) -> dict[str, RankInterval]:
         """Each bot's rank interval on the leaderboard with (or without) retired bots:
@@ -89,77 +182,86 @@ class IntervalCache:
         version = self.version(store)  # read before the ratings: never newer than them
         now = self.clock()
         with self._lock:
-            kept = self._kept.get(include_retired)
-            if kept is not None:
-                due = kept.version != version and now - kept.at >= self._every(kept)
-                if not due or include_retired in self._computing:
-                    return kept.intervals
-            self._computing.add(include_retired)
-        if kept is not None and self.open_reader is not None:
-            self.background(lambda: self._refresh(include_retired))
-            return kept.intervals
-        try:
-            return self._compute(store, include_retired, version, now)
-        finally:
+            kept = self._kept
+            if kept is not None and (self._computing or not self._due(kept, version, now)):
+                return kept.figures.intervals[include_retired]
+            refresh = kept is not None and self.open_reader is not None
+            self._computing = self._computing or refresh
+        if kept is not None and refresh:
+            self.background(lambda: self._refresh(version, now))
+            return kept.figures.intervals[include_retired]
+        with self._first:
             with self._lock:
-                self._computing.discard(include_retired)
+                kept = self._kept
+            if kept is None or self._due(kept, version, now):
+                kept = self._compute(store, version, now)
+        return kept.figures.intervals[include_retired]
 
     def joint(self) -> JointFit:
         """The joint model last fitted (the prior alone before the first): what the live
         ladder's matchmaking reads, a few seconds stale at most."""
         with self._lock:
-            kept = self._kept.get(True) or self._kept.get(False)
-        return kept.joint if kept is not None else JointFit.empty()
+            kept = self._kept
+        return kept.figures.joint if kept is not None else JointFit.empty()
 
     def nudge(self, store: Store) -> None:
-        """After a commit: refresh in the background if due (never here), so that the
-        matchmaking's joint model follows the ladder even when nobody reads it."""
+        """After a commit (and when the server starts): refresh in the background if
+        due (never here), so that the matchmaking's joint model follows the ladder even
+        when nobody reads it."""
         if self.open_reader is None:
             return
         version = self.version(store)
         now = self.clock()
         with self._lock:
-            kept = self._kept.get(True)
-            if True in self._computing:
+            kept = self._kept
+            if self._computing or (kept is not None and not self._due(kept, version, now)):
                 return
-            if kept is not None and (kept.version == version or now - kept.at < self._every(kept)):
-                return
-            self._computing.add(True)
-        self.background(lambda: self._refresh(True))
+            self._computing = True
+        self.background(lambda: self._refresh(version, now))
 
-    def _every(self, kept: _Kept) -> float:
-        """How old kept figures must be before a change makes them due: ``refresh_s``,
-        or ``COST_SHARE`` times what they took to compute if that is longer (a ladder
-        whose fit takes seconds is refitted at most a fifth of the time)."""
-        return max(self.refresh_s, kept.cost * COST_SHARE)
+    def _due(self, kept: _Kept, version: Hashable, now: float) -> bool:
+        """Whether kept figures are to be computed again: the ladder changed since, and
+        they are ``refresh_s`` old, or ``COST_SHARE`` times what they took to compute if
+        that is longer (a ladder whose fit takes seconds is refitted at most a fifth of
+        the time)."""
+        return kept.version != version and now - kept.at >= max(
+            self.refresh_s, kept.cost * COST_SHARE
+        )
 
-    def _refresh(self, include_retired: bool) -> None:
-        """Compute the intervals again on a connection of the cache's own."""
-        assert self.open_reader is not None
+    def _refresh(self, version: Hashable, now: float) -> None:
+        """Compute the figures again (in the background; a first read meanwhile waits
+        for these rather than computing its own)."""
         try:
-            store = self.open_reader()
-            try:
-                self._compute(store, include_retired, self.version(store), self.clock())
-            finally:
-                store.close()
-        except Exception:  # the kept intervals serve on; the next due read tries again
+            with self._first:
+                self._compute(None, version, now)
+        except Exception:  # the kept figures serve on; the next due read tries again
             log.exception("rank intervals of %s could not be refreshed", self.ladder)
         finally:
             with self._lock:
-                self._computing.discard(include_retired)
+                self._computing = False
 
-    def _compute(
-        self, store: Store, include_retired: bool, version: Hashable, now: float
-    ) -> dict[str, RankInterval]:
+    def _compute(self, store: Store | None, version: Hashable, now: float) -> _Kept:
+        """Compute the figures now, with ``store`` or (None) a read connection of the
+        cache's own, and keep them."""
         with self._lock:
-            before = self._kept.get(include_retired)
-        intervals, joint = ladder_intervals(
-            store,
-            self.ladder,
-            include_retired=include_retired,
-            start=before.joint if before is not None else None,
-        )
-        cost = max(self.clock() - now, 0.0)
+            before = self._kept
+        start = before.figures.joint if before is not None else None
+        if store is not None:
+            figures = self._figures(store, start)
+        else:
+            assert self.open_reader is not None
+            own = self.open_reader()
+            try:
+                figures = self._figures(own, start)
+            finally:
+                own.close()
+        kept = _Kept(version, now, figures, max(self.clock() - now, 0.0))
         with self._lock:
-            self._kept[include_retired] = _Kept(version, now, intervals, joint, cost)
-        return intervals
+            self._kept = kept
+        return kept
+
+    def _figures(self, store: Store, start: JointFit | None) -> Figures:
+        """A large ladder's in the fit worker, a small one's here."""
+        if self.open_reader is not None and store.outcome_rows_over(self.ladder, self.worker_rows):
+            return figures_in_worker(self.open_reader, self.ladder, start)
+        return ladder_figures(store, self.ladder, start)

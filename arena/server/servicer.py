@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import Counter
+from functools import partial
 from typing import Any, Final
 
 import grpc
@@ -109,10 +110,11 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         self.intervals = IntervalCache(
             config.ladder,
             lambda _read: store.commits,
-            open_reader=lambda: open_store(reads.db, read_only=True),
+            open_reader=partial(open_store, reads.db, read_only=True),
         )
         ladder.joint_source = self.intervals.joint
         ladder.after_commit = lambda: self.intervals.nudge(store)
+        self.intervals.nudge(store)  # the first figures, before the first read asks
         self.read_limiter = (
             TokenBuckets(config.read_rate, config.read_burst) if config.read_rate > 0 else None
         )

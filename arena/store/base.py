@@ -389,6 +389,14 @@ class Store(ABC):
         ).fetchall()
         return [((outcomes.decode(r[0]), outcomes.decode(r[1])), int(r[2])) for r in rows]
 
+    def outcome_rows_over(self, ladder: str, rows: int) -> bool:
+        """Whether the ladder's joint model has more than ``rows`` count rows (a read of
+        at most that many index entries, however large the ladder)."""
+        found = self._db.execute(
+            "SELECT 1 FROM outcome_counts WHERE ladder = ? LIMIT 1 OFFSET ?", (ladder, rows)
+        ).fetchone()
+        return found is not None
+
     def rating_history(self, ladder: str) -> list[tuple[str, str, float, float]]:
         """(bot, match id, mu, sigma) after each rated match, in match order."""
         rows = self._db.execute(

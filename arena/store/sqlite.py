@@ -32,6 +32,11 @@ BUSY_TIMEOUT_S = 30.0
 FILE_MODE: Final = 0o600
 """Permissions of a database file this arena creates (and so of its -wal, -shm and
 .lock files): its owner's only."""
+NOT_SQLITE: Final = (
+    "{path} is not an SQLite database (not touching it); give --db an arena database, or a "
+    "new file name for a new one"
+)
+FOREIGN: Final = "{path} belongs to another application; not touching it"
 
 
 class SqliteStore(Store):
@@ -58,7 +63,6 @@ class SqliteStore(Store):
             )
         if self.path.exists() and self.path.is_dir():
             raise StoreError(f"{self.path} is a directory; give a database file path")
-        self._check_existing_file()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Created 0600 here, not by SQLite (0644): it holds tokens' hashes and records.
@@ -103,9 +107,13 @@ class SqliteStore(Store):
         try:
             self._db.execute("PRAGMA query_only=ON")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
         except sqlite3.DatabaseError as error:
             self._db.close()
-            raise StoreError(f"{self.path} is not a usable arena database: {error}") from None
+            raise self._unusable(error) from None
+        if app_id not in (0, APPLICATION_ID):
+            self._db.close()
+            raise StoreError(FOREIGN.format(path=self.path))
         if version != len(MIGRATIONS):
             self._db.close()
             raise StoreError(
@@ -113,31 +121,35 @@ class SqliteStore(Store):
                 f"({len(MIGRATIONS)}); open it for writing first, which migrates it"
             )
 
-    def _check_existing_file(self) -> None:
-        """Refuse, before writing anything, a file that is not an arena database."""
-        if not self.path.exists() or self.path.stat().st_size == 0:
-            return
-        with self.path.open("rb") as handle:
-            header = handle.read(100)
-        if not header.startswith(b"SQLite format 3\x00"):
-            raise StoreError(
-                f"{self.path} is not an SQLite database (not touching it); give --db an arena "
-                "database, or a new file name for a new one"
-            )
-        app_id = int.from_bytes(header[68:72], "big")
-        if app_id not in (0, APPLICATION_ID):
-            raise StoreError(f"{self.path} belongs to another application; not touching it")
+    def _unusable(self, error: sqlite3.DatabaseError) -> StoreError:
+        if "file is not a database" in str(error):
+            return StoreError(NOT_SQLITE.format(path=self.path))
+        return StoreError(f"{self.path} is not a usable arena database: {error}")
 
     def _refuse_foreign(self) -> None:
+        """Refuse, before writing anything, a file that is not an arena database. Read
+        through SQLite, never by opening the file: closing any descriptor of a file drops
+        every POSIX lock the process holds on it, so a process that has the database open
+        (a server opening read connections beside its writer) would lose its locks, and
+        another process closing the database last would then delete the write-ahead log
+        under this one's connections ("disk I/O error")."""
         # One read transaction: another process may be making the schema right now, and
         # its tables must not be seen without its version number.
-        self._db.execute("BEGIN")
+        try:
+            self._db.execute("BEGIN")
+        except sqlite3.DatabaseError as error:
+            raise self._unusable(error) from None
         try:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
             tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        except sqlite3.DatabaseError as error:
+            raise self._unusable(error) from None
         finally:
-            self._db.execute("COMMIT")
+            if self._db.in_transaction:
+                self._db.execute("COMMIT")
+        if app_id not in (0, APPLICATION_ID):
+            raise StoreError(FOREIGN.format(path=self.path))
         if version == 0 and app_id == 0 and tables:
             raise StoreError(
                 f"{self.path} is an SQLite database of something else (it has tables "

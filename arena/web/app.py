@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from typing import Any, Final, TypeVar
 
 from starlette.applications import Starlette
@@ -29,6 +30,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from arena.server.intervals_cache import stop_fit_worker
 from arena.server.pages import PageTokens
 from arena.server.ratelimit import TokenBuckets, peer_key
 from arena.store import Store, open_store
@@ -156,6 +158,7 @@ def create_app(
                 await play.stop()
             await app.state.live.close()
             source.close()
+            stop_fit_worker()
 
     from .live import Live
 
@@ -180,7 +183,7 @@ def create_app(
     app.state.live = Live(source)
     app.state.tokens = PageTokens()
     app.state.shared = Shared()
-    app.state.intervals = LadderIntervals(lambda: open_store(source.reads.db, read_only=True))
+    app.state.intervals = LadderIntervals(partial(open_store, source.reads.db, read_only=True))
     app.state.play = play
     return app
 

@@ -13,8 +13,7 @@ from typing import Any, Final, TypeVar
 
 from arena.league.intervals import RankInterval
 from arena.league.leaderboard import Row, standing_row, with_interval
-from arena.server.intervals_cache import IntervalCache
-from arena.server.intervals_cache import ladder_intervals as read_intervals
+from arena.server.intervals_cache import IntervalCache, Reader, ladder_figures
 from arena.store import Store
 from arena.store.rows import Standing, standing_key
 from arena.store.web_reads import RatingPoint, bot_history, ladder_heads, window_seats
@@ -74,7 +73,7 @@ class LadderIntervals:
     every few seconds (``IntervalCache``: they cost about 1 ms per bot); a ladder's
     version is its newest match (one index seek)."""
 
-    def __init__(self, open_reader: Callable[[], Store] | None = None) -> None:
+    def __init__(self, open_reader: Reader | None = None) -> None:
         self._open_reader = open_reader
         """A read connection of the caches' own, to refresh them in the background."""
         self._caches: dict[str, IntervalCache] = {}
@@ -99,7 +98,7 @@ class LadderIntervals:
 
 def ladder_intervals(store: Store, ladder: str) -> dict[str, RankInterval]:
     """The ladder's intervals read now (what the static export shows)."""
-    return read_intervals(store, ladder, include_retired=True)[0]
+    return dict(ladder_figures(store, ladder).intervals[True])
 
 
 def leader_rows(

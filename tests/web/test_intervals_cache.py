@@ -6,7 +6,9 @@ On a fake clock."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +16,7 @@ import pytest
 
 from arena.server import intervals_cache
 from arena.server.intervals_cache import IntervalCache
-from arena.store import open_store
+from arena.store import Store, open_store
 
 from .kit import LADDER, history
 
@@ -64,7 +66,9 @@ def test_intervals_are_kept_until_the_ladder_changes_and_they_are_due(tmp_path: 
         again = cache.by_bot(store, include_retired=True)
         assert again is not second
         assert again == first  # the same ratings, the same (seeded) intervals
-        assert cache.by_bot(store, include_retired=False) is not again  # its own filter
+        # one computation serves both filters (nobody retired here: the same board)
+        assert cache.by_bot(store, include_retired=False) is again
+        assert not refreshes
     finally:
         store.close()
 
@@ -109,13 +113,13 @@ def test_a_ladder_whose_fit_is_slow_is_refitted_at_most_a_fifth_of_the_time(
     db = tmp_path / "arena.db"
     history(db, matches=30)
     version, now = [0], [100.0]
-    real = intervals_cache.ladder_intervals
+    real = intervals_cache.ladder_figures
 
     def slow(*args: Any, **kwargs: Any) -> Any:
         now[0] += 4.0  # the fit takes 4 s of the (fake) clock
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(intervals_cache, "ladder_intervals", slow)
+    monkeypatch.setattr(intervals_cache, "ladder_figures", slow)
     refreshes: list[Callable[[], None]] = []
     cache = _cache(db, version, now, refreshes)
     store = open_store(db, read_only=True)
@@ -130,3 +134,44 @@ def test_a_ladder_whose_fit_is_slow_is_refitted_at_most_a_fifth_of_the_time(
         assert len(refreshes) == 1
     finally:
         store.close()
+
+
+@dataclass(frozen=True)
+class _ReaderThatSaysWhere:
+    """Opens the database like the server's reader, and writes down the process it was
+    called in."""
+
+    db: Path
+    where: Path
+
+    def __call__(self) -> Store:
+        self.where.write_text(str(os.getpid()))
+        return open_store(self.db, read_only=True)
+
+
+def test_the_fit_runs_in_a_process_of_its_own_and_shows_the_same_figures(
+    tmp_path: Path,
+) -> None:
+    """On a long history the fit takes seconds of CPU: in the server's process it would
+    hold the GIL every read and the referee's loop need. A ladder with more count rows
+    than ``worker_rows`` is fitted in the fit worker, which computes exactly what the
+    server would, and ends with the server."""
+    db = tmp_path / "arena.db"
+    history(db, matches=30)
+    where = tmp_path / "pid"
+    reader = _ReaderThatSaysWhere(db, where)
+    cache = IntervalCache(LADDER, lambda _store: 0, open_reader=reader, worker_rows=10)
+    store = open_store(db, read_only=True)
+    try:
+        away = cache.by_bot(store, include_retired=True)
+        worker = int(where.read_text())
+        assert worker != os.getpid()
+        here = intervals_cache.ladder_figures(store, LADDER)
+        assert away == here.intervals[True]
+        assert cache.joint().bots == here.joint.bots
+        assert cache.by_bot(store, include_retired=False) == here.intervals[False]
+    finally:
+        store.close()
+        intervals_cache.stop_fit_worker()
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker, 0)
