@@ -46,9 +46,12 @@ COST_SHARE: Final = 5.0
 WORKER_NICENESS: Final = 10
 """The fitting process yields the CPU to the referee, the bots and the reads."""
 WORKER_ROWS: Final = 20_000
-"""A ladder with more count rows than this is fitted in the fit worker; a smaller one
-where it is asked for (a fit of 20,000 rows takes about 0.1 s: less than the worker's
-start, and too short to hold up the loop for long)."""
+"""A ladder with more count rows than this is fitted in the fit worker (a fit of 20,000
+rows takes about 0.1 s)..."""
+WORKER_BOTS: Final = 100
+"""...and so is one with more bots than this (the fit's cost grows with the cube of the
+bots too: 200 bots take about 0.3 s however few their rows). A small ladder is fitted
+where it is asked for: starting the worker costs more than its fit."""
 
 Reader = Callable[[], Store]
 """Opens a read connection of the ladder's database (picklable, for the fit worker:
@@ -167,7 +170,9 @@ class IntervalCache:
     background: Callable[[Callable[[], None]], None] = _in_a_thread
     """Runs a refresh (a thread; tests run it by hand)."""
     worker_rows: int = WORKER_ROWS
-    """Ladders with more count rows are fitted in the fit worker (``figures_in_worker``)."""
+    worker_bots: int = WORKER_BOTS
+    """Ladders with more count rows or bots are fitted in the fit worker
+    (``figures_in_worker``)."""
     _kept: _Kept | None = None
     _computing: bool = False
     """A background refresh is under way."""
@@ -262,6 +267,9 @@ class IntervalCache:
 
     def _figures(self, store: Store, start: JointFit | None) -> Figures:
         """A large ladder's in the fit worker, a small one's here."""
-        if self.open_reader is not None and store.outcome_rows_over(self.ladder, self.worker_rows):
+        if self.open_reader is not None and (
+            store.rated_bots(self.ladder) > self.worker_bots
+            or store.outcome_rows_over(self.ladder, self.worker_rows)
+        ):
             return figures_in_worker(self.open_reader, self.ladder, start)
         return ladder_figures(store, self.ladder, start)

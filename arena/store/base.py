@@ -389,6 +389,11 @@ class Store(ABC):
         ).fetchall()
         return [((outcomes.decode(r[0]), outcomes.decode(r[1])), int(r[2])) for r in rows]
 
+    def rated_bots(self, ladder: str) -> int:
+        """How many bots have a rating on the ladder."""
+        found = self._db.execute("SELECT count(*) FROM ratings WHERE ladder = ?", (ladder,))
+        return int(found.fetchone()[0])
+
     def outcome_rows_over(self, ladder: str, rows: int) -> bool:
         """Whether the ladder's joint model has more than ``rows`` count rows (a read of
         at most that many index entries, however large the ladder)."""
