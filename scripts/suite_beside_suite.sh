@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Issue 12's check of a suite that never flakes: RUNS runs of ./scripts/test, each from a
-# fresh clone of COMMIT (run A), while a second full suite runs beside it the whole time
-# (run B: fresh clones too, one after another, until A is done).
+# The check of a suite that never flakes: RUNS runs of ./scripts/test, each from a fresh
+# clone of COMMIT (run A), while BESIDE (environment, default 1) more full suites run
+# beside it the whole time (runs B1, B2, ...: fresh clones too, one after another, until
+# A is done). BESIDE=2 is three suites at once.
 #
 #   scripts/suite_beside_suite.sh [COMMIT [RUNS [FOLDER]]]
 #
 # COMMIT defaults to HEAD, RUNS to 10, FOLDER (clones and logs) to a new temporary
 # folder. One line per finished run goes to FOLDER/log.txt (and stdout): the run, its exit
 # status, seconds, the load average and pytest's summary lines. Each run's output is
-# FOLDER/a-N.log or b-N.log. The exit status is 0 only if every A run passed. A pair takes
-# about 10 minutes on an otherwise idle 2-core machine; after the last A run, the B run
-# under way is played out. Stop it early with Ctrl-C. SUITE (environment) replaces
+# FOLDER/a-N.log or bK-N.log. The exit status is 0 only if every run, A or B, passed. A
+# pair takes about 20 minutes on an otherwise idle 2-core machine, three at once about
+# 30; after the last A run, the B runs under way are played out. Stop it early with Ctrl-C. SUITE (environment) replaces
 # ./scripts/test, e.g. SUITE=true to try the script itself.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,13 +37,17 @@ run() {  # run LABEL N: one fresh clone, its suite, its line in the log
 }
 
 say "start $(date -u +%FT%TZ) commit $commit, $runs runs, in $folder"
-( n=0; while [ ! -f "$folder/done" ]; do n=$((n + 1)); run b $n; done ) &
-beside=$!
+beside=()
+for b in $(seq 1 "${BESIDE:-1}"); do
+  ( n=0; while [ ! -f "$folder/done" ]; do n=$((n + 1)); run "b$b" $n; done ) &
+  beside+=($!)
+done
 failed=0
 for n in $(seq 1 "$runs"); do
   run a "$n" || failed=$((failed + 1))
 done
 touch "$folder/done"
-wait $beside
-say "end $(date -u +%FT%TZ): $((runs - failed)) of $runs A runs passed"
-[ $failed -eq 0 ]
+wait "${beside[@]}"
+others=$(grep -c '^b[0-9]* run .* rc=[1-9]' "$log")
+say "end $(date -u +%FT%TZ): $((runs - failed)) of $runs A runs passed; B runs failed: $others"
+[ $failed -eq 0 ] && [ "$others" -eq 0 ]
