@@ -173,7 +173,7 @@ def test_an_endpoint_host_is_never_read_as_another_uri_scheme() -> None:
         )
         try:
             return await arena_check_bot(
-                get_game("abluxxen"), f"unix-abstract:{name}", 1, 1000, 1, hello_timeout_s=2
+                get_game("abluxxen"), f"unix-abstract:{name}", 1, 1000, 1, hello_timeout_s=60
             )
         finally:
             await server.stop(None)

@@ -53,7 +53,7 @@ def test_the_status_line_counts_the_match_in_play(tmp_path: Path) -> None:
                 request = arena_pb2.ListMatchesRequest(include_running=True)
                 return [m for m in client.ListMatches(request, timeout=5).matches if m.running]
 
-            wait_until(in_play, 20, "a match in play")
+            wait_until(in_play, 120, "a match in play")
             status = client.ListBots(arena_pb2.ListBotsRequest(), timeout=5).ladder_status
             assert IN_PLAY.fullmatch(status), status
             board = client.GetLeaderboard(arena_pb2.GetLeaderboardRequest(), timeout=5)

@@ -57,7 +57,7 @@ def test_a_restart_with_a_narrower_allowlist_stops_dialling_a_stored_endpoint(
             wait_status(client, "roamer", arena_pb2.BOT_STATUS_ACTIVE)
             wait_until(lambda: _matches_of(client, "roamer") >= 1, 20, "a match for roamer")
         wide.popen.send_signal(signal.SIGTERM)
-        assert wide.popen.wait(timeout=15) == 0
+        assert wide.popen.wait(timeout=120) == 0
 
         log = tmp_path / "narrow.log"
         narrow = procs.serve(db, *ARGS, "--allow", "127.0.0.0/8", stderr=log)

@@ -72,7 +72,7 @@ def test_running_matches_are_private_and_a_restart_keeps_everything(tmp_path: Pa
                 live = [m for m in listing.matches if m.running and m.at > flagged_at]
                 return live[0] if live else None
 
-            live = wait_until(running, 20, "a slow match in play")
+            live = wait_until(running, 120, "a slow match in play")
             assert {s.bot for s in live.seats} == {"slowpoke", "quick"}
             assert not live.end_reason
             assert all(s.rank == 0 for s in live.seats)
@@ -98,7 +98,7 @@ def test_running_matches_are_private_and_a_restart_keeps_everything(tmp_path: Pa
             ]
 
         server.popen.send_signal(signal.SIGTERM)
-        assert server.popen.wait(timeout=15) == 0
+        assert server.popen.wait(timeout=120) == 0
         log = (tmp_path / "first.log").read_text()
         assert "abandoned unfinished match(es), unrated: " + live.match_id in log
         matches, records, seated, rated = _counts(db)
