@@ -105,9 +105,26 @@ def fit_worker() -> ProcessPoolExecutor:
     with _worker_lock:
         if _worker is None:
             _worker = ProcessPoolExecutor(
-                1, mp_context=get_context("spawn"), initializer=os.nice, initargs=(WORKER_NICENESS,)
+                1,
+                mp_context=get_context("spawn"),
+                initializer=_in_the_worker,
+                initargs=(os.getpid(),),
             )
         return _worker
+
+
+def _in_the_worker(arena: int) -> None:  # pragma: no cover - runs in the worker
+    """Lower the worker's priority, and end it when the arena's process is gone (killed,
+    say, with no chance to end it): a parent-death signal would fire when the thread
+    that started the worker ends, and that may be any thread."""
+    os.nice(WORKER_NICENESS)
+
+    def watch() -> None:
+        while os.getppid() == arena:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="arena-fit-parent", daemon=True).start()
 
 
 def figures_in_worker(open_reader: Reader, ladder: str, start: JointFit | None) -> Figures:
