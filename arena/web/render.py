@@ -18,6 +18,8 @@ from markupsafe import Markup
 from arena.games import UnknownGameError, get
 from arena.text import shown
 
+from . import assets
+
 GAME_BOARD_PREFIX = "game/"
 """Templates named ``game/NAME/board.html`` are the game NAME's board fragment, which its
 package ships (``Game.board.template()``)."""
@@ -68,6 +70,8 @@ def environment() -> Environment:
     )
     env.filters["data"] = _data
     env.filters["num"] = lambda value, places=2: f"{value:.{places}f}"
+    env.globals["static_url"] = assets.url
+    env.globals["board_css_url"] = assets.board_css_url
     return env
 
 
