@@ -25,7 +25,9 @@ TOP: Final = 12
 BOTTOM: Final = 52
 """Room for the x axis's labels and title."""
 TICKS: Final = 6
-"""About this many labelled ticks on each axis."""
+"""About this many labelled ticks on each axis (those inside the data's range)."""
+PAD: Final = 0.04
+"""Room above and below the bands, as a share of their range."""
 PALETTE: Final = (
     "#1f77b4",
     "#d62728",
@@ -81,8 +83,8 @@ class Chart:
 
 
 def nice_ticks(low: float, high: float, count: int = TICKS) -> tuple[list[float], int]:
-    """About ``count`` round values (steps of 1, 2 or 5 times a power of ten) from at or
-    below ``low`` to at or above ``high``, and the decimals their labels need."""
+    """About ``count`` round values (multiples of 1, 2 or 5 times a power of ten) from
+    ``low`` to ``high``, and the decimals their labels need."""
     if not (math.isfinite(low) and math.isfinite(high)):
         low, high = 0.0, 1.0
     if high <= low:
@@ -90,7 +92,7 @@ def nice_ticks(low: float, high: float, count: int = TICKS) -> tuple[list[float]
     power = 10.0 ** math.floor(math.log10((high - low) / max(1, count - 1)))
 
     def span(step: float) -> tuple[int, int]:
-        return math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
+        return math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
 
     def miss(step: float) -> tuple[int, float]:  # ticks away from count; fewer on a tie
         first, last = span(step)
@@ -114,20 +116,20 @@ def _points(xs: Sequence[float], ys: Sequence[float]) -> str:
 
 def rating_chart(series: Mapping[str, Mapping[str, Sequence[float]]], points: int) -> Chart:
     """The chart of ``series`` (``data.chart_series``: per bot ``x``, ``mu``, ``low``
-    and ``high``): x is each bot's rated matches, y the rating with room for every band."""
+    and ``high``): x spans the bots' rated matches, y every band with a little room."""
     drawn = {bot: s for bot, s in series.items() if s["x"]}
     if not drawn:
         return Chart([], [], [], points)
     xs = [x for s in drawn.values() for x in s["x"]]
-    x_values, _ = nice_ticks(min(xs), max(xs))
-    x_values = [v for v in x_values if v == int(v)]  # whole matches only
-    x_lo, x_hi = min(min(xs), x_values[0]), max(max(xs), x_values[-1])
+    x_lo, x_hi = min(xs), max(xs)
     if x_hi == x_lo:
         x_lo, x_hi = x_lo - 1, x_hi + 1
-    lows = [y for s in drawn.values() for y in s["low"]]
-    highs = [y for s in drawn.values() for y in s["high"]]
-    y_values, decimals = nice_ticks(min(lows), max(highs))
-    y_lo, y_hi = y_values[0], y_values[-1]
+    x_values = [v for v in nice_ticks(x_lo, x_hi)[0] if v == int(v)]  # whole matches
+    y_lo = min(y for s in drawn.values() for y in s["low"])
+    y_hi = max(y for s in drawn.values() for y in s["high"])
+    pad = max(y_hi - y_lo, 1.0) * PAD
+    y_lo, y_hi = y_lo - pad, y_hi + pad
+    y_values, decimals = nice_ticks(y_lo, y_hi)
     chart = Chart([], [], [], points)
     ax, bx = _scale(x_lo, x_hi, chart.left, chart.right)
     ay, by = _scale(y_lo, y_hi, chart.bottom, chart.top)
@@ -148,7 +150,7 @@ def rating_chart(series: Mapping[str, Mapping[str, Sequence[float]]], points: in
         )
     return Chart(
         lines=lines,
-        x_ticks=[Tick(round(ax * v + bx, 1), f"{v:.0f}") for v in x_values if x_lo <= v <= x_hi],
+        x_ticks=[Tick(round(ax * v + bx, 1), f"{v:.0f}") for v in x_values],
         y_ticks=[Tick(round(ay * v + by, 1), f"{v:.{decimals}f}") for v in y_values],
         points=points,
     )
