@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -159,6 +160,13 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="cold loads of each page (5)")
     parser.add_argument("--db", help="build (or, with --reuse, serve as it is) this database")
     parser.add_argument("--reuse", action="store_true", help="serve --db as it is")
+    parser.add_argument(
+        "--checkout",
+        type=Path,
+        default=ROOT,
+        help="serve the app of this checkout (an older commit, for before and after; "
+        "default this one)",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -174,8 +182,12 @@ def main() -> int:
             build_s = build(db, args.matches, args.bots, work)
             log(f"built in {build_s:.1f} s")
         paths = pages(db)
+        path = [str(args.checkout.resolve()), os.environ.get("PYTHONPATH", "")]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
         server = procs.start(
-            [PY, "-m", "arena.cli", "web", "--db", str(db), "--port", "0"], cwd=ROOT
+            [PY, "-m", "arena.cli", "web", "--db", str(db), "--port", "0"],
+            cwd=args.checkout,
+            env=env,
         )
         base = first_line(server, "arena web serving on ", 120).rstrip("/")
         log(f"arena web serving on {base}")
