@@ -182,8 +182,8 @@ def main() -> int:
             build_s = build(db, args.matches, args.bots, work)
             log(f"built in {build_s:.1f} s")
         paths = pages(db)
-        path = [str(args.checkout.resolve()), os.environ.get("PYTHONPATH", "")]
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
+        pythonpath = [str(args.checkout.resolve()), os.environ.get("PYTHONPATH", "")]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in pythonpath if p)}
         server = procs.start(
             [PY, "-m", "arena.cli", "web", "--db", str(db), "--port", "0"],
             cwd=args.checkout,
