@@ -17,7 +17,7 @@ READY: Final = "arena web serving on {url}"
 DEFAULT_PORT: Final = 8080
 DEFAULT_MAX_CONNECTIONS: Final = 256
 DEFAULT_IDLE_TIMEOUT_S: Final = 10.0
-WEB_PACKAGES: Final = ("starlette", "uvicorn", "jinja2", "plotly")
+WEB_PACKAGES: Final = ("starlette", "uvicorn", "jinja2")
 """What the web app imports (the ``web`` extra)."""
 
 

@@ -15,12 +15,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from arena.games import CapabilityMissingError, UnknownGameError, get
+from arena.games import CapabilityMissingError
 from arena.referee.record import RecordError, decode_record, record_game
 from arena.referee.replay_steps import replay_step
 from arena.store import Store
 
-from . import replays
+from . import assets, replays
 from .app import Refused, read, source_of, whole_number
 from .render import board_template, render
 
@@ -89,20 +89,23 @@ async def replay_step_fragment(request: Request) -> Response:
 
 
 async def game_stylesheet(request: Request) -> Response:
-    """A game's board stylesheet, from its package."""
+    """A game's board stylesheet, from its package (``assets``: under its hashed name
+    ``board.HASH.css``, cached for a year; as ``board.css``, revalidated)."""
     name = request.path_params["game"]
-    try:
-        board = get(name).board
-    except UnknownGameError:
-        board = None
-    if board is None:
-        raise Refused(404, f"no game {name!r} with a board here")
-    return Response(board.stylesheet(), media_type="text/css")
+    file = request.path_params["file"]
+    asset = assets.board_stylesheet(name)
+    if asset is None:
+        raise Refused(404, f"no game {name[:100]!r} with a board here")
+    if file not in (asset.name, asset.hashed):
+        raise Refused(404, f"no {file[:100]!r} for the game {name!r}")
+    return assets.answer(
+        asset, file, request.headers.get("accept-encoding"), request.headers.get("if-none-match")
+    )
 
 
 ROUTES: Final = [
     Route("/replay/{match_id:path}", replay_page),
     Route("/replay-step/{match_id:path}", replay_step_fragment),
-    Route("/game/{game}/board.css", game_stylesheet),
+    Route("/game/{game}/{file}", game_stylesheet),
 ]
 """The viewer's pages; GET (and HEAD) only."""

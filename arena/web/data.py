@@ -19,6 +19,8 @@ from arena.store.rows import Standing, standing_key
 from arena.store.web_reads import RatingPoint, bot_history, ladder_heads, window_seats
 from arena.text import shown
 
+from .chart import Chart, rating_chart
+
 T = TypeVar("T")
 
 CHART_BOTS: Final = 10
@@ -144,10 +146,11 @@ def leader_page(
 
 def chart_series(points: Sequence[RatingPoint]) -> dict[str, dict[str, list[float]]]:
     """Per bot: the match index (x), mu, and the band mu - 3 sigma .. mu + 3 sigma, in
-    the form ``arena.js``'s ``ratingChart`` draws."""
+    the form ``chart.rating_chart`` measures."""
     series: dict[str, dict[str, list[float]]] = {}
     for p in points:
-        # Shown, as every name on a page: plotly draws the text as it is given.
+        # Shown, as every name on a page (the template shows it again: shown is idempotent
+        # on what it has shown).
         s = series.setdefault(shown(p.bot), {"x": [], "mu": [], "low": [], "high": []})
         s["x"].append(p.idx)
         s["mu"].append(round(p.mu, 3))
@@ -158,11 +161,16 @@ def chart_series(points: Sequence[RatingPoint]) -> dict[str, dict[str, list[floa
 
 def ladder_chart(
     store: Store, ladder: str, bots: Sequence[str], points: int = CHART_POINTS
-) -> dict[str, Any]:
-    """The rating chart's data: each of ``bots`` over its newest ``points`` rated
-    matches of the ladder (one index range each)."""
+) -> Chart:
+    """The rating chart: each of ``bots`` over its newest ``points`` rated matches of
+    the ladder (one index range each)."""
     history = [p for bot in bots for p in bot_history(store, ladder, bot, points)]
-    return {"series": chart_series(history), "points": points}
+    return rating_chart(chart_series(history), points)
+
+
+def bot_chart(store: Store, ladder: str, bot: str, points: int = CHART_POINTS) -> Chart:
+    """A bot's own rating chart on ``ladder``: its newest ``points`` rated matches."""
+    return rating_chart(chart_series(bot_history(store, ladder, bot, points)), points)
 
 
 @dataclass(frozen=True, slots=True)

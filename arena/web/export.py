@@ -1,6 +1,6 @@
 """``arena ratings --format html``: one self-contained page of every ladder asked for,
-from the same templates and chart code as the live app, with the styles, plotly.js and
-``arena.js`` inlined (it opens from a file, offline)."""
+from the same templates and chart code as the live app: the charts are SVG (``chart.py``)
+and the styles inlined, so it opens from a file, offline, without a script."""
 
 from __future__ import annotations
 
@@ -14,12 +14,6 @@ from .render import render
 
 EXPORT_ROWS: Final = 10_000
 """Rows of a ladder's leaderboard in an export, at most."""
-
-
-def _script_text(text: str) -> str:
-    """JavaScript that may sit inside ``<script>``: nothing in it can end the element
-    (these escapes mean the same inside a JavaScript string)."""
-    return text.replace("</script", "<\\/script").replace("<!--", "<\\!--")
 
 
 def static_html(store: Store, ladders: Sequence[str], title: str = "Arena ratings") -> str:
@@ -36,8 +30,5 @@ def static_html(store: Store, ladders: Sequence[str], title: str = "Arena rating
                 "h2h": data.head_to_head(store, ladder, top[: data.H2H_BOTS]),
             }
         )
-    inline = {
-        "css": assets.inline("arena.css"),
-        "js": _script_text(assets.inline("plotly.min.js") + "\n" + assets.inline("arena.js")),
-    }
+    inline = {"css": assets.inline("arena.css")}
     return render("export.html", title=title, sections=sections, inline=inline)

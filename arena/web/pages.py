@@ -17,7 +17,6 @@ from arena.store.registry import get_bot
 from arena.store.web_reads import (
     Position,
     bot_faults,
-    bot_history,
     bot_ladders,
     bot_rating,
     ladder_heads,
@@ -310,12 +309,7 @@ async def bot_page(request: Request) -> Response:
             faults, fnext = bot_faults(store, ladder, name, before=fpos, limit=FAULT_PAGE)
             context |= {
                 "rating": bot_rating(store, ladder, name),
-                "chart": {
-                    "series": data.chart_series(
-                        bot_history(store, ladder, name, data.CHART_POINTS)
-                    ),
-                    "points": data.CHART_POINTS,
-                },
+                "chart": data.bot_chart(store, ladder, name),
                 "found": found,
                 "next_page": tokens.make("bot-matches", scope, list(found.next))
                 if found.next

@@ -8,7 +8,6 @@ escapes, as in the terminal. Both apply to every ``{{ ... }}``: no template can 
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
@@ -17,6 +16,8 @@ from markupsafe import Markup
 
 from arena.games import UnknownGameError, get
 from arena.text import shown
+
+from . import assets
 
 GAME_BOARD_PREFIX = "game/"
 """Templates named ``game/NAME/board.html`` are the game NAME's board fragment, which its
@@ -27,16 +28,6 @@ def _finalize(value: Any) -> Any:
     if isinstance(value, str) and not isinstance(value, Markup):
         return shown(value)
     return value
-
-
-def _data(value: Any) -> Markup:
-    """``value`` as JSON that may sit inside a ``<script type="application/json">``:
-    ``<``, ``>``, ``&`` and quotes as ``\\u`` escapes, so no text in it can close the
-    element (Jinja's ``tojson`` does the same; this one keeps non-ASCII as escapes too)."""
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
-    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027")):
-        text = text.replace(char, escape)
-    return Markup(text)
 
 
 def _game_board(name: str) -> str | None:
@@ -66,8 +57,9 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["data"] = _data
     env.filters["num"] = lambda value, places=2: f"{value:.{places}f}"
+    env.globals["static_url"] = assets.url
+    env.globals["board_css_url"] = assets.board_css_url
     return env
 
 
