@@ -243,15 +243,19 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=8, help="/play tables (default 8)")
     parser.add_argument("--players", type=int, default=5, help="seats per table (default 5)")
     parser.add_argument("--policy", default="ismcts", help="the tables' built-in (ismcts)")
-    parser.add_argument("--window-s", type=float, default=25.0, help="each window (25)")
+    parser.add_argument("--window-s", type=float, default=20.0, help="each window (20)")
     parser.add_argument("--rounds", type=int, default=2, help="quiet+busy pairs (default 2)")
     parser.add_argument("--warmup-s", type=float, default=5.0, help="ladder warm-up (5)")
     parser.add_argument("--read-pause-ms", type=float, default=50.0, help="between reads (50)")
     parser.add_argument("--concurrency", type=int, default=2, help="arena serve's (default 2)")
     parser.add_argument(
         "--arena-root",
-        help="serve with the arena code in this directory (e.g. a checkout of an earlier "
-        "commit; with ARENA_NATIVE_DIR set to its compiled build)",
+        help="serve with the arena code in this directory (e.g. a checkout of an earlier commit)",
+    )
+    parser.add_argument(
+        "--native-dir",
+        help="the compiled build of --arena-root (python -m arena.native build run there "
+        "with ARENA_NATIVE_DIR=DIR); the bots keep this checkout's",
     )
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     parser.add_argument("--person", metavar="BASE", help=argparse.SUPPRESS)
@@ -286,6 +290,8 @@ def main() -> int:
         ]  # fmt: skip
         arena_root = Path(args.arena_root).resolve() if args.arena_root else ROOT
         env = dict(os.environ, PYTHONPATH=str(arena_root))
+        if args.native_dir:
+            env["ARENA_NATIVE_DIR"] = args.native_dir  # the server's only, not the bots'
         with serve_log.open("w") as handle:
             server = procs.start(argv, cwd=arena_root, env=env, stderr=handle)
         address = first_line(server, "arena serving on ", 300)

@@ -167,7 +167,9 @@ class PolicyProcess:
         self.alive = True
         self._why: str | None = None
         self._ended_by_us: str | None = None
-        self._lock = threading.Lock()
+        # Reentrant: a seat dropped by the garbage collector (``ProcessSeat``'s finalizer)
+        # may drop its policy from inside any allocation, this lock's sections included.
+        self._lock = threading.RLock()
         self._waiting: dict[int, _Waiter] = {}
         self._numbers = itertools.count(1)
         self._outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
@@ -219,14 +221,14 @@ class PolicyProcess:
     def stop(self) -> None:
         """End the worker (SIGTERM by its pid, SIGKILL if it does not exit) and wait
         for it: any decision it still owes is moot."""
-        self._ended_by_us = "the arena stopped"
+        self._ended_by_us = "as the arena is stopping"
         # Popen's signals go only to a process not yet reaped (never to a reused pid).
         with contextlib.suppress(ProcessLookupError):
             self.process.send_signal(signal.SIGTERM)
         try:
             self.process.wait(STOP_WAIT_S)
         except subprocess.TimeoutExpired:
-            self._end("it did not exit when told to")
+            self._end("as it did not exit when told to")
             self.process.wait()
         self._reader.join(STOP_WAIT_S)
         self._writer.join(STOP_WAIT_S)
@@ -269,7 +271,7 @@ class PolicyProcess:
                     del buffer[: _LENGTH.size + length]
                     self._answer(message)
         except Exception as error:  # an answer that cannot be read: an arena bug
-            self._end(f"its answer could not be read ({type(error).__name__}: {error})")
+            self._end(f"as its answer could not be read ({type(error).__name__}: {error})")
         finally:
             stdout.close()
             self._lost()
@@ -285,7 +287,7 @@ class PolicyProcess:
         with self._lock:
             oldest = min((w.sent for w in self._waiting.values()), default=None)
         if oldest is not None and time.monotonic() - oldest >= HANG_GUARD_S:
-            self._end(f"it gave no answer to a decision within {HANG_GUARD_S:.0f} s")
+            self._end(f"as it gave no answer to a decision within {HANG_GUARD_S:g} s")
 
     def _answer(self, message: Any) -> None:
         kind, number = message[0], message[1]
@@ -313,7 +315,7 @@ class PolicyProcess:
         try:
             code = self.process.wait(STOP_WAIT_S)
         except subprocess.TimeoutExpired:
-            self._end("it closed its output but did not exit")
+            self._end("as it closed its output but did not exit")
             code = self.process.wait()
         if code < 0:
             how = f"killed by signal {signal.Signals(-code).name}"
@@ -321,7 +323,7 @@ class PolicyProcess:
             how = f"exited with status {code}"
         why = f"pid {self.pid}: {how}"
         if self._ended_by_us:
-            why = f"pid {self.pid}: {self._ended_by_us}, so the arena ended it"
+            why = f"pid {self.pid}: ended by the arena, {self._ended_by_us}"
         with self._lock:
             self._why = why
             self.alive = False

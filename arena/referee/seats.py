@@ -123,7 +123,8 @@ class LocalSeat:
 
     ``off_loop``: decide on a policy thread (``policy_threads.py``), so a slow policy
     slows only its own table: every built-in opponent of a league, ``arena match``,
-    ``arena serve`` and the web app's tables, unless the policy says it is ``instant``
+    ``arena serve`` and the web app's tables that does not decide in a policy process
+    (``ProcessSeat``, for a ``cpu_bound`` one), unless the policy says it is ``instant``
     (a uniform pick, one-ply greedy: microseconds), which a thread would only slow (at
     1,000 matches in flight, a thread hop per decision cost a league a third of its
     rate). Otherwise on the loop, taking turns with the loop's other work

@@ -235,7 +235,7 @@ def test_a_policy_process_that_hangs_is_ended_and_faults_its_seat(
     stuck = outcome.seats[0]
     assert stuck.forfeited
     assert {fault.kind for fault in stuck.faults} == {FaultKind.DISCONNECTED}
-    assert "gave no answer to a decision within 1 s, so the arena ended it" in (
+    assert "ended by the arena, as it gave no answer to a decision within 1 s" in (
         stuck.faults[0].detail
     )
 
