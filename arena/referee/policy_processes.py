@@ -3,15 +3,16 @@
 A policy thread (``policy_threads.py``) takes a slow decision off the event loop but not
 off the interpreter: a search such as ``ismcts`` holds the GIL while it runs, and eight
 five-seat tables of it left the loop so little of it that ``arena serve``'s ladder
-played 3% of its matches and its reads took half a second at the median
+played 1-3% of its matches and its reads took over half a second at the median
 (docs/BENCHMARKS.md, "Built-in policies beside a live ladder"). A policy that says it is
 ``cpu_bound`` therefore decides in a **policy process**: one of a few worker processes
 (``POLICY_PROCESSES``, one per core), started as seats need them and kept for the
 arena's life. A seat's policy is built in one of them when its match starts (from its
 factory and seed: the same policy, seeded the same, as in process), kept there for the
-match (a policy keeps state from one decision to the next) and dropped at its end; each
-decision sends the observation and gets back the action and the CPU seconds the
-decision took, which is what the seat is charged (not the wait for a busy worker).
+match (a policy keeps state from one decision to the next) and dropped at its end. A
+decision goes as a bot gets it (the request the game's wire writes) and comes back as a
+bot answers (``policy_worker.py``), with the CPU seconds ``choose`` took, which is what
+the seat is charged (not the wait for a busy worker, nor the trip).
 
 The workers run at a lower priority (``NICENESS``): the referee's process and the bots it
 waits for come first, so a slow policy slows its own tables, not the ladder beside them.
@@ -25,8 +26,9 @@ its way out; an ``atexit`` hook otherwise) and die with the arena on Linux (a
 parent-death signal).
 
 The pool is the process's, not a loop's: each worker has a writer thread (requests,
-pickled on the loop, go out in order without the loop ever waiting on a full pipe) and
-a reader thread that hands each answer to the loop that asked. Pickle is safe: both ends
+framed on the loop, go out in order without the loop ever waiting on a full pipe) and
+a reader thread that hands each answer to the loop that asked. Frames are pickled
+tuples of numbers and bytes (and a policy's factory, by reference): safe, as both ends
 are the arena's own processes; nothing a bot sends is unpickled.
 """
 
@@ -62,7 +64,10 @@ POLICY_PROCESSES: Final = max(1, min(_cores(), 8))
 decides one decision at a time; more wait in order."""
 
 NICENESS: Final = 10
-"""How much lower the workers' priority is than the arena's (``nice``)."""
+"""How much lower the workers' priority is than the arena's (``nice``). Within the
+arena's session: Linux shares the CPU fairly between sessions (autogroups) and counts
+the workers with the arena there; in a session of their own they would also yield to
+every other session of the machine, which on a shared one starved them."""
 
 HANG_GUARD_S: Final = 600.0
 """A worker that has not answered a decision this long after it was asked is ended (a

@@ -3,12 +3,12 @@
 ``RemoteSeat`` speaks the arena.v1 ``Play`` stream to a bot process; ``LocalSeat`` calls
 an in-process policy: built-in opponents on a policy thread, off the event loop
 (``policy_threads.py``); tests and benchmarks on the loop itself. ``ProcessSeat`` has a
-built-in that searches decide in a policy process (``policy_processes.py``);
-``builtin_seat`` picks which one a built-in gets. Each seat owns its
-transport: a remote seat encodes the request with the game's wire and reads the reply
-into an action; a local one hands the policy the observation. Both check the action
+built-in search (``cpu_bound``) decide in a policy process (``policy_processes.py``);
+``builtin_seat`` picks which of them a built-in gets. Each seat owns its transport: a
+remote seat, and a process seat, encode the request with the game's wire and read the
+reply into an action; a local one hands the policy the observation. All check the action
 against the legal set (``replies.py``) and answer ``decide`` with a legal action or a
-fault; neither raises for anything a bot does.
+fault; none raises for anything a bot does.
 """
 
 from __future__ import annotations
