@@ -61,6 +61,8 @@ PY = sys.executable
 CHOICES = re.compile(r'name="request" value="(\d+)".*?name="version" value="(\d+)"', re.S)
 BUTTON = '<button type="submit" name="choice"'
 HEADERS = {"Content-Type": "application/x-www-form-urlencoded"}
+SETTLE_GUARD_S = 300.0
+"""How long the tables may take to come back to the person after a busy window."""
 
 
 # ------------------------------------------------------------------ the person
@@ -206,7 +208,7 @@ def children_cpu_s(parent: int) -> float:
 
 def settle(base: str, tables_file: Path) -> float:
     """Wait until every table waits for the person (or is over): then none of its
-    built-in seats is thinking. The seconds it took."""
+    built-in seats is thinking. The seconds it took (SystemExit after SETTLE_GUARD_S)."""
     started = time.monotonic()
     parts = urlsplit(base)
     conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=120)
@@ -216,6 +218,8 @@ def settle(base: str, tables_file: Path) -> float:
                 status, _, page = _request(conn, "GET", table)
                 if status != 200 or CHOICES.search(page) or "The match is over" in page:
                     break
+                if time.monotonic() - started > SETTLE_GUARD_S:
+                    raise SystemExit(f"the tables did not settle in {SETTLE_GUARD_S:.0f} s")
     finally:
         conn.close()
     return time.monotonic() - started
