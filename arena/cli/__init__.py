@@ -19,6 +19,7 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 
 from arena.games import names as game_names
 from arena.gctune import tune_for_latency
+from arena.referee.policy_processes import stop_policy_processes
 
 from . import (
     author_cmd,
@@ -78,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (e.g. `arena replay ... | head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        stop_policy_processes()  # the built-ins' workers, if any were started
     return status
 
 

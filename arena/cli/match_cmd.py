@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from arena.games import AnyGame, InvalidOptionsError
-from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, run_match
+from arena.referee import MatchOutcome, MatchSpec, RemoteSeat, Seat, builtin_seat, run_match
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello, unsupported
 from arena.referee.record import write_record
@@ -160,8 +160,8 @@ async def entrant_seats(
             seats.append(RemoteSeat(entrant.name, channel, max_reply_bytes=4096))
         else:
             assert entrant.builtin is not None
-            policy = builtin_factory(game, entrant.builtin)(rng.getrandbits(32))
-            seats.append(LocalSeat(entrant.name, policy, off_loop=True))
+            factory = builtin_factory(game, entrant.builtin)
+            seats.append(builtin_seat(entrant.name, factory, rng.getrandbits(32)))
     return seats
 
 

@@ -9,9 +9,8 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Sequence
 
-from arena.policies import Policy
 from arena.policies.registry import builtin_factory
-from arena.referee import DownSeat, LocalSeat, RemoteSeat, Seat
+from arena.referee import DownSeat, RemoteSeat, Seat, builtin_seat
 from arena.referee.channels import ChannelPool, RootsError, read_roots
 from arena.referee.hello import hello, unsupported
 
@@ -115,8 +114,7 @@ class Entrants:
         once instead of waiting out the connect timeout."""
         if name in self.builtin:
             factory = builtin_factory(self.config.game_plugin, str(self.builtin[name]))
-            policy: Policy = factory(policy_seed)
-            return LocalSeat(name, policy, off_loop=True)
+            return builtin_seat(name, factory, policy_seed)
         endpoint = self.endpoints[name]
         assert endpoint is not None
         if name in self.suspect:

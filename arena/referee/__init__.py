@@ -3,7 +3,7 @@ enforcing the rules, per-decision deadlines, hidden information and fault handli
 
 from .faults import Fault, FaultKind
 from .match import MatchOutcome, MatchSpec, SeatOutcome, run_match
-from .seats import DownSeat, LocalSeat, RemoteSeat, Seat, seats_ended
+from .seats import DownSeat, LocalSeat, ProcessSeat, RemoteSeat, Seat, builtin_seat, seats_ended
 
 __all__ = [
     "DownSeat",
@@ -12,9 +12,11 @@ __all__ = [
     "LocalSeat",
     "MatchOutcome",
     "MatchSpec",
+    "ProcessSeat",
     "RemoteSeat",
     "Seat",
     "SeatOutcome",
+    "builtin_seat",
     "run_match",
     "seats_ended",
 ]

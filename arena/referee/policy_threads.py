@@ -6,15 +6,16 @@ of a second) stops every match, read and page the loop serves until it returns. 
 thread of its own, the loop goes on between the decision's bytecodes: other matches
 progress, replies are read, and a policy that blocks holds up only its own table.
 
-Threads, not processes: a policy keeps its state (its random generator, anything it
-learns during a match) from one decision to the next, which a thread shares for free
-and a process would have to own (the policy built, kept and fed observations in a
-worker); and a policy that blocks on a lock or an event of this process works the
-same on a thread. What threads cannot do is run Python in parallel: a CPU-bound policy
-holds the GIL while it runs, and the loop waits for it each time it wants it back
-(at most the interpreter's switch interval, 5 ms, per wait). docs/scale.md gives the
-measured cost; in short the loop keeps serving, more slowly, where on the loop it
-stopped.
+Threads for the built-ins that may think a little (Fluxx's greedy: a tenth of a
+millisecond of CPU a decision, under one at worst): a thread shares the policy's state
+(its random generator, anything it learns during a match) as it is, costs a hop per
+decision far cheaper than a process's, and a policy that blocks on a lock or an event of
+this process works the same on it. What a thread cannot do is run Python in parallel:
+a policy holds the GIL while it runs, and the loop waits for it each time it wants it
+back (at most the interpreter's switch interval, 5 ms, per wait). So a built-in whose
+decisions are searches of many milliseconds (``cpu_bound``: ``ismcts``) decides in a
+policy process instead (``policy_processes.py``); docs/scale.md gives the measured
+costs of both.
 
 A decision is charged the time its ``choose`` took, measured on the thread: not the
 wait for a free thread, nor the loop's own delay in taking the result.

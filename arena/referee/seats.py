@@ -2,25 +2,28 @@
 
 ``RemoteSeat`` speaks the arena.v1 ``Play`` stream to a bot process; ``LocalSeat`` calls
 an in-process policy: built-in opponents on a policy thread, off the event loop
-(``policy_threads.py``); tests and benchmarks on the loop itself. Each seat owns its
-transport: a remote seat encodes the request with the game's wire and reads the reply
-into an action; a local one hands the policy the observation. Both check the action
+(``policy_threads.py``); tests and benchmarks on the loop itself. ``ProcessSeat`` has a
+built-in search (``cpu_bound``) decide in a policy process (``policy_processes.py``);
+``builtin_seat`` picks which of them a built-in gets. Each seat owns its transport: a
+remote seat, and a process seat, encode the request with the game's wire and read the
+reply into an action; a local one hands the policy the observation. All check the action
 against the legal set (``replies.py``) and answer ``decide`` with a legal action or a
-fault; neither raises for anything a bot does.
+fault; none raises for anything a bot does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Coroutine, Sequence
+import weakref
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, TypeVar
 
 import grpc
 from google.protobuf.message import DecodeError
 
-from arena.games import GameWire, Observation
+from arena.games import GameWire, Observation, PolicyFactory
 from arena.policies import Policy
 from arena.v1 import bot_pb2
 
@@ -28,6 +31,13 @@ from .channels import health_of
 from .clock import ArenaClock, Timer, loop_clock
 from .ending import end_in_background
 from .faults import Fault, FaultKind
+from .policy_processes import (
+    HostedPolicy,
+    PolicyFailedError,
+    PolicyLostError,
+    PolicyProcesses,
+    policy_processes,
+)
 from .policy_threads import choose_off_loop
 from .replies import checked_action, read_reply
 from .request_ids import RequestIds
@@ -113,7 +123,8 @@ class LocalSeat:
 
     ``off_loop``: decide on a policy thread (``policy_threads.py``), so a slow policy
     slows only its own table: every built-in opponent of a league, ``arena match``,
-    ``arena serve`` and the web app's tables, unless the policy says it is ``instant``
+    ``arena serve`` and the web app's tables that does not decide in a policy process
+    (``ProcessSeat``, for a ``cpu_bound`` one), unless the policy says it is ``instant``
     (a uniform pick, one-ply greedy: microseconds), which a thread would only slow (at
     1,000 matches in flight, a thread hop per decision cost a league a third of its
     rate). Otherwise on the loop, taking turns with the loop's other work
@@ -149,6 +160,91 @@ class LocalSeat:
 
     async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
         """Nothing to close."""
+
+
+class ProcessSeat:
+    """A built-in policy that decides in a policy process (``policy_processes.py``): one
+    whose decisions are searches of many milliseconds of CPU (it says it is
+    ``cpu_bound``), which on a thread would hold the interpreter the referee's loop
+    needs. The policy is built as ``factory(seed)`` in a worker when the match starts
+    (so it plays as the same policy in process would), kept there for the match and
+    dropped at its end (or when the seat is gone, if the match never ended).
+
+    The seat is charged the CPU seconds the decision took in the worker, never the wait
+    for a busy one, and, as a built-in, never cut for time. A worker that dies faults
+    this seat (DISCONNECTED, with its pid and exit): that decision and every later one,
+    at once, so the match ends by the usual strikes; a policy that raises faults that
+    decision (ERROR, with its traceback)."""
+
+    def __init__(
+        self,
+        name: str,
+        factory: PolicyFactory,
+        seed: int | None,
+        *,
+        pool: PolicyProcesses | None = None,
+    ) -> None:
+        self.name = name
+        self._factory = factory
+        self._seed = seed
+        self._pool = pool
+        """The workers (None: the process's, ``policy_processes()``)."""
+        self.hosted: HostedPolicy | None = None
+        """The policy in its worker, from ``open`` on."""
+        self._lost: str | None = None
+        self._drop: Callable[[], object] | None = None
+
+    async def open(self, start: bot_pb2.MatchStart, timeout_s: float) -> Fault | None:
+        """Build the policy in a worker."""
+        try:
+            pool = self._pool if self._pool is not None else policy_processes()
+            hosted = pool.place(self._factory, self._seed)
+        except OSError as error:
+            self._lost = f"the built-in's policy process could not start: {error}"
+            return Fault(FaultKind.DISCONNECTED, self._lost)
+        self.hosted = hosted
+        drop = weakref.finalize(self, hosted.drop)
+        drop.atexit = False  # at exit the workers are ended anyway
+        self._drop = drop
+        return None
+
+    async def decide(self, decision: Decision) -> Reply:
+        """The policy's choice, from its worker."""
+        obs = decision.observation
+        request_id = decision.request_id
+        if self._lost is not None or self.hosted is None:
+            why = self._lost or "the policy was never placed"
+            return Reply(fault=Fault(FaultKind.DISCONNECTED, why, request_id))
+        try:
+            answer, cpu_s = await self.hosted.choose(decision.request_bytes())
+        except PolicyLostError as lost:
+            self._lost = f"the built-in's policy process died ({lost})"
+            return Reply(fault=Fault(FaultKind.DISCONNECTED, self._lost, request_id))
+        except PolicyFailedError as failed:
+            detail = f"the built-in policy failed: {failed}"
+            return Reply(fault=Fault(FaultKind.ERROR, detail, request_id))
+        action, fault = read_reply(
+            bot_pb2.BotMessage.FromString(answer), obs.legal, decision.wire, request_id
+        )
+        return Reply(action=action, fault=fault, elapsed_s=cpu_s)
+
+    async def close(self, over: bot_pb2.MatchOver, timeout_s: float) -> None:
+        """The worker forgets the policy."""
+        if self._drop is not None:
+            self._drop()
+
+
+def builtin_seat(
+    name: str, factory: PolicyFactory, seed: int | None, *, pool: PolicyProcesses | None = None
+) -> Seat:
+    """The seat of the built-in policy ``factory(seed)`` (``arena.policies.builtin_factory``)
+    in a league, ``arena match``, ``arena play`` or a ``/play`` table: in a policy
+    process if it says it is ``cpu_bound`` (a search), on the loop if it is ``instant``
+    (a uniform pick, one-ply greedy), else on a policy thread (docs/scale.md). ``pool``:
+    the policy processes to use (default: the process's)."""
+    if getattr(factory, "cpu_bound", False):
+        return ProcessSeat(name, factory, seed, pool=pool)
+    return LocalSeat(name, factory(seed), off_loop=True)
 
 
 class DownSeat:

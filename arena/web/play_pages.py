@@ -20,7 +20,7 @@ from starlette.routing import Route
 from arena.games import AnyGame, InvalidOptionsError, all_games, get, seat_moment
 from arena.names import BadNameError, check_name
 from arena.policies.registry import builtin_factory
-from arena.referee import LocalSeat, Seat
+from arena.referee import Seat, builtin_seat
 from arena.referee.human import Moment
 
 from .app import Refused, whole_number
@@ -233,11 +233,9 @@ async def start_table(request: Request) -> Response:
         raise Refused(400, str(error)) from None
     players = game.players_of(config)
     rng = secrets.SystemRandom()
+    factory = builtin_factory(game, policy)
     opponents: list[Seat] = [
-        LocalSeat(
-            f"{policy}-{n}", builtin_factory(game, policy)(rng.getrandbits(32)), off_loop=True
-        )
-        for n in range(1, players)
+        builtin_seat(f"{policy}-{n}", factory, rng.getrandbits(32)) for n in range(1, players)
     ]
     try:
         table = room.start(game, config, opponents, name=name, seat=rng.randrange(players))

@@ -32,7 +32,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from arena.policies import MatchInfo, seed_for_match
 
@@ -98,6 +98,11 @@ class _Node:
 class IsmctsPolicy:
     """ISMCTS with a budget of ``iterations`` per decision, optionally cut short after
     ``time_limit_s`` seconds of ``clock``. Decisions with one legal action cost nothing."""
+
+    cpu_bound: ClassVar[bool] = True
+    """A decision is a search (a good part of a second of CPU at five seats): as a
+    built-in it decides in a policy process (``referee/policy_processes.py``), where it
+    holds none of the interpreter the referee's loop needs."""
 
     def __init__(
         self,

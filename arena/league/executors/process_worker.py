@@ -13,6 +13,7 @@ import os
 import sys
 
 from arena.gctune import tune_for_latency
+from arena.referee.policy_processes import stop_policy_processes
 
 from ..processes import die_with_parent
 from .frame_server import FrameServer
@@ -39,7 +40,10 @@ def main() -> None:
     out_fd = os.dup(1)
     os.dup2(2, 1)
     tune_for_latency()
-    asyncio.run(_main(out_fd))
+    try:
+        asyncio.run(_main(out_fd))
+    finally:
+        stop_policy_processes()  # its built-ins' workers
 
 
 if __name__ == "__main__":
