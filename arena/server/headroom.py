@@ -7,12 +7,14 @@ bot then looks down: its Hello finds "no bot answers", its seat "did not accept 
 stream". Such a failure is the arena's, and the ladder holds none of it against a bot
 (docs/serve.md, "Connections and file descriptors").
 
-``probe`` tells whether the process is short now: fewer than ``FD_LOW`` descriptors left
-under its soft limit (those open counted in ``/proc/self/fd``), or no socket can be
-created for a reason of the process or the host. It costs a listing of the process's
-descriptors and a ``socket()``: tens of microseconds at a hundred descriptors, about a
-millisecond at 4,000 (docs/BENCHMARKS.md). It runs when something failed to reach a bot,
-and in the ladder once per ``LOOK_EVERY_S``; never per decision.
+``probe`` tells whether the process is short now: it opens a socket, then takes
+``FD_LOW`` descriptors in all (duplicates of it) and gives them back at once. Short is
+a socket that cannot be created for a reason of the process or the host, or fewer than
+``FD_LOW`` descriptors to be had. That costs tens of microseconds whatever the number
+of descriptors open (counting them in ``/proc/self/fd`` would cost 0.8 ms at 1,000, 10 ms
+at 4,000 and 48 ms at 16,000, on the event loop: docs/BENCHMARKS.md). It runs when
+something failed to reach a bot, and in the ladder once per ``LOOK_EVERY_S``; never per
+decision.
 
 ``Headroom`` remembers when a look last found the process short, so a failure is judged
 by the whole span it took: a Hello that waited 3 s for a connection the arena could not
@@ -34,14 +36,12 @@ from dataclasses import dataclass
 from typing import Final
 
 FD_LOW: Final = 16
-"""Fewer free descriptors than this under the soft limit is short: a connection takes
-one, and gRPC, SQLite and the log may take a few at any moment."""
+"""Fewer descriptors to be had than this is short: a connection takes one, and gRPC,
+SQLite and the log may take a few at any moment."""
 LOOK_EVERY_S: Final = 1.0
 """How often the ladder looks (and, while short, whether the arena has recovered)."""
 SHORT_ERRNOS: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 """What ``socket()`` fails with when the process or the host has run out."""
-FD_DIR: Final = "/proc/self/fd"
-"""The process's open descriptors (Linux; elsewhere only ``socket()`` is tried)."""
 
 FDS: Final = "file descriptors"
 FD_ADVICE: Final = (
@@ -68,30 +68,45 @@ class Shortage:
 
 
 def probe() -> Shortage | None:
-    """The arena's shortage now, or None if it can open a connection."""
+    """The arena's shortage now, or None if it can open a connection and more."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     try:
-        # Less the descriptor the listing itself holds.
-        open_now: int | None = len(os.listdir(FD_DIR)) - 1
+        first = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     except OSError as error:
         if error.errno in SHORT_ERRNOS:
             return _short(error, soft)
-        open_now = None  # no /proc: the socket alone tells
-    if open_now is not None and soft != resource.RLIM_INFINITY and soft - open_now < FD_LOW:
-        return Shortage(
-            FDS, f"out of file descriptors: {open_now} open, the limit is {soft}", FD_ADVICE
-        )
+        return None  # (no IPv4 here: nothing this probe can tell)
+    held: list[int] = []
     try:
-        socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
+        for _ in range(FD_LOW - 1):
+            held.append(os.dup(first.fileno()))
     except OSError as error:
-        if error.errno in SHORT_ERRNOS:
-            return _short(error, soft)
+        if error.errno not in SHORT_ERRNOS:
+            raise
+        return Shortage(
+            FDS,
+            f"out of file descriptors: only {1 + len(held)} of the {_limit(soft)} its limit "
+            "allows are free",
+            FD_ADVICE,
+        )
+    finally:
+        for fd in held:
+            os.close(fd)
+        first.close()
     return None
+
+
+def _limit(soft: int) -> str:
+    return "unlimited" if soft == resource.RLIM_INFINITY else str(soft)
 
 
 def _short(error: OSError, soft: int) -> Shortage:
     if error.errno == errno.EMFILE:
-        return Shortage(FDS, f"out of file descriptors: all {soft} are open", FD_ADVICE)
+        return Shortage(
+            FDS,
+            f"out of file descriptors: none of the {_limit(soft)} its limit allows is free",
+            FD_ADVICE,
+        )
     if error.errno == errno.ENFILE:
         return Shortage(FDS, "the host has no file descriptor left", HOST_FILES_ADVICE)
     return Shortage(

@@ -1,6 +1,6 @@
-"""``headroom.probe`` on a real process: short once fewer than FD_LOW descriptors are left
-under its soft limit, and when none can be opened at all; not short with room to spare.
-The limits are set in a child process (the test's own are left alone)."""
+"""``headroom.probe`` on a real process: short once fewer than FD_LOW descriptors can be
+had under its soft limit, and when none can be opened at all; not short with room to
+spare. The limits are set in a child process (the test's own are left alone)."""
 
 from __future__ import annotations
 
@@ -48,6 +48,10 @@ def test_the_probe_finds_a_process_short_of_descriptors() -> None:
     open_now = found["open"]
     assert found["low"] == [
         "file descriptors",
-        f"out of file descriptors: {open_now} open, the limit is {open_now + FD_LOW - 1}",
+        f"out of file descriptors: only {FD_LOW - 1} of the {open_now + FD_LOW - 1} its "
+        "limit allows are free",
     ]
-    assert found["none"] == ["file descriptors", "out of file descriptors: all 3 are open"]
+    assert found["none"] == [
+        "file descriptors",
+        "out of file descriptors: none of the 3 its limit allows is free",
+    ]
