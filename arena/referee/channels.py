@@ -97,6 +97,11 @@ _OPTIONS: Final = (
     ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
     ("grpc.max_send_message_length", 16 << 20),
     ("grpc.enable_retries", 0),
+    # A channel's connection is its own: gRPC otherwise shares one among the process's
+    # channels to the same address, with its reconnect backoff (up to two minutes after
+    # connects failed), and a fresh channel (a verification's, or one opened after the
+    # arena was short of descriptors) would wait that out instead of connecting.
+    ("grpc.use_local_subchannel_pool", 1),
 )
 
 
