@@ -23,7 +23,11 @@ ASLEEP = Path(options.asleep) if options.asleep else None
 
 
 class FlagPolicy(RandomPolicy):
-    """Random, slow while the flag file exists."""
+    """Random, slow while the flag file exists. Always on the SDK's decision thread: a
+    sleep on its event loop (where the SDK moves a match's quick decisions) would keep
+    the bot from answering anything else, its Hellos included."""
+
+    threaded = True
 
     def choose(self, obs: Observation) -> Action:
         if FLAG.exists():
