@@ -25,6 +25,9 @@ import grpc
 
 from .ending import streams_ended
 
+CHANNEL_GRACE_S: Final = 600.0
+"""How long a match still running on a channel being retired (``ChannelPool.retire``)
+may go on before the channel is closed under it (a ladder match takes far less)."""
 RETIRE_WAIT_S: Final = 5.0
 """How long ``ChannelPool.close`` waits for the calls on channels being retired (by then
 the matches on them have ended or been cancelled)."""
@@ -94,6 +97,11 @@ _OPTIONS: Final = (
     ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
     ("grpc.max_send_message_length", 16 << 20),
     ("grpc.enable_retries", 0),
+    # A channel's connection is its own: gRPC otherwise shares one among the process's
+    # channels to the same address, with its reconnect backoff (up to two minutes after
+    # connects failed), and a fresh channel (a verification's, or one opened after the
+    # arena was short of descriptors) would wait that out instead of connecting.
+    ("grpc.use_local_subchannel_pool", 1),
 )
 
 
@@ -214,6 +222,10 @@ class ChannelPool:
             _HEALTH[channel] = self._health.setdefault(endpoint, EndpointHealth())
         return channel
 
+    def endpoints(self) -> list[str]:
+        """The endpoints the pool has a channel to."""
+        return list(self._channels)
+
     def backoff_s(self, endpoint: str, now: float) -> float:
         """Seconds (from ``now``, the event loop's time) until the pool opens streams to
         ``endpoint`` again: 0 unless it is backed off."""
@@ -221,7 +233,8 @@ class ChannelPool:
         return max(0.0, health.retry_at - now) if health is not None else 0.0
 
     async def discard(self, endpoint: str) -> None:
-        """Close the channel to ``endpoint`` (a bot moved away or was suspended), once
+        """Close the channel to ``endpoint`` (a bot was verified again, or the arena
+        recovered from a shortage of descriptors), once
         the streams of finished matches have ended; its health record goes too (a
         re-verified bot starts afresh)."""
         self._health.pop(endpoint, None)
@@ -231,8 +244,9 @@ class ChannelPool:
             await channel.close()
 
     def retire(self, endpoint: str, grace_s: float) -> None:
-        """Hand out no more the channel to ``endpoint`` (a bot moved away or retired: the
-        next ``get`` opens a new one) and close it in the background as soon as the
+        """Hand out no more the channel to ``endpoint`` (a bot moved away or retired, or
+        the channel failed while the arena was short of descriptors: the next ``get``
+        opens a new one) and close it in the background as soon as the
         calls on it have ended, at the latest ``grace_s`` from now (then they are
         cancelled). Call inside the event loop. Its health record goes too."""
         self._health.pop(endpoint, None)

@@ -3,7 +3,8 @@
 Every connection a client opens costs the arena a file descriptor, and so does every
 connection the arena opens itself: to the bots it plays, to a bot it verifies (a fresh
 channel each time), and its database. Once the descriptors run out the arena can no
-longer dial a bot, and healthy bots fail their Hello and get suspended. So:
+longer dial a bot: healthy bots fail their Hello, and the ladder, which then blames no
+bot (``headroom.py``), plays nothing until descriptors are free again. So:
 
 - at start the soft limit on open files is raised to the hard limit (``raise_fd_limit``);
 - client connections are capped (``grpc.max_allowed_incoming_connections``: gRPC closes

@@ -29,6 +29,21 @@ checks that with the first kept write (or a probe) after a wait that doubles fro
 ``STORE_RETRY_S`` up to ``STORE_RETRY_MAX_S``, on its clock, then resumes by itself.
 Matches already in play go on and their results are kept the same way; only a shutdown
 while the database still cannot be written loses them (the log names them).
+
+An arena whose own process runs short of file descriptors (or of memory for sockets:
+``headroom.py``) cannot reach healthy bots, and what fails then is not held against any
+bot. The ladder looks at its headroom once per ``LOOK_EVERY_S``, and again whenever it
+could not reach a bot (a Hello before a match, a verification); a failure during a span
+in which it was short counts for nothing. A Hello that failed so starts no match and
+counts no failure; a match in which a seat could not be reached so is void (neither
+recorded nor rated, ``served.py``); a verification that failed so leaves its bot
+verifying, to be verified again once the arena recovers. Meanwhile the ladder pauses:
+no match starts, no verification dials, the health service says NOT_SERVING, the status
+line says the arena is short of descriptors (no figures: they are the organizer's), and
+the log says so with the figures and what to do (once when it starts, then once per
+``SHORT_LOG_EVERY_S``). The first look that finds headroom again resumes it: the
+channels to bots not in play are closed (a channel whose connects failed is in gRPC's
+reconnect backoff, for up to two minutes), and the waiting verifications start.
 """
 
 from __future__ import annotations
@@ -71,6 +86,7 @@ from arena.text import capped
 
 from .allowlist import Allowlist
 from .config import ServeConfig
+from .headroom import LOOK_EVERY_S, Headroom, Shortage
 from .matchmaking import Matchmaker
 from .served import ServedMatch, ServedOutcome, ServedRecipe, ServedReferee
 from .verify import ARENA_FAILED, verify_bot
@@ -89,6 +105,8 @@ STORE_RETRY_MAX_S: Final = 60.0
 """The wait doubles after each failed attempt, up to this."""
 STORE_LOG_EVERY_S: Final = 60.0
 """While the database cannot be written, the log says so at most this often."""
+SHORT_LOG_EVERY_S: Final = 60.0
+"""While the arena is short of descriptors, the log says so at most this often."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +139,22 @@ class StorePause:
     """Writes tried since it began (each one transaction)."""
 
 
+@dataclass(slots=True)
+class ShortPause:
+    """The ladder paused because the arena's own process is short of descriptors (or
+    memory for sockets)."""
+
+    shortage: Shortage
+    """What it is short of (from the last look that found it short)."""
+    since: float
+    """Loop time it began."""
+    logged_at: float
+    """Loop time of the last log line about it."""
+    spared: int = 0
+    """Failures to reach a bot not held against it meanwhile (Hellos, void matches,
+    verifications)."""
+
+
 Write = Callable[[], object]
 """One store write: a single transaction (run again from the start if it fails)."""
 
@@ -147,12 +181,20 @@ class Ladder:
         *,
         root_certificates: bytes | None = None,
         clock: Callable[[], float] = time.monotonic,
+        headroom: Headroom | None = None,
     ) -> None:
         self.config = config
         self.store = store
         self.clock = clock
         """Seconds, for the retries of a database that cannot be written (tests give a
         clock of their own)."""
+        self.headroom = headroom if headroom is not None else Headroom()
+        """The arena's own headroom (tests give a probe of their own)."""
+        self._short: ShortPause | None = None
+        self._next_look = 0.0
+        """Loop time of the next look at the headroom."""
+        self._deferred: set[str] = set()
+        """Bots whose verification waits for the arena to recover."""
         self.report_health: Callable[[bool], Awaitable[None]] | None = None
         """Told (awaited) whenever the ladder starts or stops being able to serve: False
         while its database cannot be written (``arena serve`` sets the health service)."""
@@ -166,7 +208,7 @@ class Ladder:
         self.pool = ChannelPool(root_certificates=root_certificates)
         recipe = ServedRecipe(root_certificates)
         self.executor: Executor = (
-            LocalExecutor(recipe, ServedReferee(self.pool, owns_pool=False))
+            LocalExecutor(recipe, ServedReferee(self.pool, owns_pool=False, headroom=self.headroom))
             if config.executor == "local"
             else executor_for(
                 config.executor,
@@ -238,6 +280,11 @@ class Ladder:
         """Why the database cannot be written now (SQLite's words, nothing about the
         host), or None if it can."""
         return None if self._pause is None else self._pause.fault.why
+
+    @property
+    def short_of(self) -> str | None:
+        """What the arena's own process is short of now ("file descriptors"), or None."""
+        return None if self._short is None else self._short.shortage.what
 
     @property
     def kept_matches(self) -> int:
@@ -343,9 +390,79 @@ class Ladder:
             ):
                 db.execute(sql, (self.config.league_id,))
 
+    # ------------------------------------------- the arena's own headroom
+
+    async def _watch_headroom(self) -> None:
+        """Look at the arena's headroom once per LOOK_EVERY_S: pause when it is short,
+        resume when it is not any more."""
+        now = self.headroom.now()
+        if now < self._next_look:
+            return
+        self._next_look = now + LOOK_EVERY_S
+        shortage = self.headroom.look()
+        pause = self._short
+        if shortage is not None:
+            self._short_of(shortage)
+        elif pause is not None:
+            await self._recover(pause)
+
+    def _short_of(self, shortage: Shortage, spared: str = "") -> None:
+        """The arena is (or was, while something failed to reach a bot) short: pause,
+        and say so in the log when it starts, then once per SHORT_LOG_EVERY_S; ``spared``
+        says what failure is not held against a bot."""
+        now = self.headroom.now()
+        pause = self._short
+        if pause is None:
+            pause = self._short = ShortPause(shortage, now, now)
+            log.error(
+                "ladder paused: the arena itself is short (%s); %s. No bot is blamed "
+                "meanwhile: no match starts, verifications wait, and a Hello or a match "
+                "that could not reach a bot counts for nothing. The ladder looks again "
+                "every %g s and resumes by itself.",
+                shortage.why,
+                shortage.advice,
+                LOOK_EVERY_S,
+            )
+        else:
+            pause.shortage = shortage
+            if now - pause.logged_at >= SHORT_LOG_EVERY_S:
+                pause.logged_at = now
+                log.warning(
+                    "ladder still paused after %.0f s: the arena itself is short (%s); %s",
+                    now - pause.since,
+                    shortage.why,
+                    shortage.advice,
+                )
+        if spared:
+            pause.spared += 1
+            log.warning("not held against any bot (the arena was short): %s", spared)
+        self.wake()
+
+    async def _recover(self, pause: ShortPause) -> None:
+        """The arena has headroom again: close the channels to the bots not in play
+        (their connects may have failed, and gRPC would wait out its reconnect backoff
+        before trying again), start the verifications that waited, resume."""
+        self._short = None
+        playing = {b.endpoint for b in list_bots(self.store) if self._busy[b.name] > 0}
+        for endpoint in self.pool.endpoints():
+            if endpoint not in playing:
+                await self.pool.discard(endpoint)
+        waiting = sorted(self._deferred)
+        self._deferred.clear()
+        log.warning(
+            "ladder resumed: the arena has headroom again after %.0f s; %d failure(s) to "
+            "reach a bot were not held against it; %d verification(s) start again",
+            self.headroom.now() - pause.since,
+            pause.spared,
+            len(waiting),
+        )
+        for name in waiting:
+            self.verify(name)
+        self.wake()
+
     async def _report_health(self) -> None:
         """Tell ``report_health`` when the ladder starts or stops being able to serve."""
-        serving = self._pause is None and self._halted is None
+        serving = self._pause is None and self._halted is None and self._short is None
         if serving != self._health_reported and self.report_health is not None:
             self._health_reported = serving
             await self.report_health(serving)
@@ -368,6 +485,10 @@ class Ladder:
             if pause is not None and self.clock() >= pause.retry_at:
                 self._retry_writes()
             try:
+                await self._watch_headroom()
+            except Exception:  # a bug: log it, keep serving
+                log.exception("the ladder could not look at its headroom")
+            try:
                 self._start_matches()
             except Exception:  # a bug (or a database error): log it, keep serving, retry
                 log.exception("the ladder could not schedule matches")
@@ -381,10 +502,11 @@ class Ladder:
 
     def _next_look_s(self) -> float:
         """Seconds until the scheduler looks again unless woken: at the latest when the
-        first resting bot may play again, or when the paused ladder tries its database
-        again."""
+        first resting bot may play again, when the paused ladder tries its database
+        again, or when it looks at its headroom."""
         now = asyncio.get_running_loop().time()
         ends = [t - now for t in self._rests_until.values() if t > now]
+        ends.append(max(self._next_look - self.headroom.now(), 0.0))
         if self._pause is not None:
             ends.append(max(self._pause.retry_at - self.clock(), 0.0))
         return min([IDLE_POLL_S, *ends])
@@ -397,8 +519,10 @@ class Ladder:
             if b.status is BotStatus.ACTIVE and not self._suspend_if_not_allowed(b)
         ]
         self.active_bots = len(active)
-        if self._pause is not None or self._halted is not None:
-            return  # the database cannot be written, or no worker is left: no match starts
+        if self._pause is not None or self._halted is not None or self._short is not None:
+            # The database cannot be written, no worker is left, or the arena is short
+            # of descriptors: no match starts.
+            return
         by_name = {b.name: b for b in active}
         now = asyncio.get_running_loop().time()
         self._rests_until = {n: t for n, t in self._rests_until.items() if t > now}
@@ -477,6 +601,15 @@ class Ladder:
                 f"{kept} finished match(es) kept until then, {len(self.running)} in play"
             )
             kind = "paused"  # logged by _store_failed, with what to do
+        elif self._short is not None:
+            waiting = len(self._deferred)
+            status = (
+                f"paused: the arena is short of {self._short.shortage.what}; no match "
+                "starts and no bot is blamed until it has enough again, then the ladder "
+                f"resumes by itself; {waiting} verification(s) wait, "
+                f"{len(self.running)} match(es) in play"
+            )
+            kind = "short"  # logged by _short_of, with what to do
         elif self._halted is not None:
             status = (
                 f"halted: no match can be played ({self._halted}); restart arena serve to "
@@ -502,7 +635,7 @@ class Ladder:
         status, kind = self._status()
         if kind != self._logged_status:
             self._logged_status = kind
-            if kind not in ("paused", "halted"):
+            if kind not in ("paused", "short", "halted"):
                 log.info("ladder %s", status)
 
     # ------------------------------------------------------------ a match
@@ -511,6 +644,7 @@ class Ladder:
         names = tuple(b.name for b in table)
         current = ""
         try:
+            started = self.headroom.now()
             # A bot that is down costs its table only a Hello, not a rated forfeit.
             answers = await asyncio.gather(
                 *(
@@ -528,12 +662,18 @@ class Ladder:
                 for b, a in zip(table, answers, strict=True)
                 if a.error
             ]
+            if down and (shortage := self.headroom.blame(started)) is not None:
+                self._short_of(
+                    shortage,
+                    f"the Hello before a match failed for {', '.join(b.name for b, _ in down)}",
+                )
+                return
             for bot, error in down:
                 self._write(
                     partial(self._count_failure, bot, f"unreachable before a match: {error}"),
                     f"bot {bot.name}'s failure count",
                 )
-            if down or self._pause is not None:
+            if down or self._pause is not None or self._short is not None:
                 return  # (paused meanwhile: no match starts)
             try:
                 index = claim_match_index(self.store, self.config.league_id)
@@ -562,6 +702,13 @@ class Ladder:
                 game_json=self._game_json,
             )
             outcome: ServedOutcome = await self.executor.play(job)
+            if outcome.void is not None:
+                self._short_of(
+                    outcome.void,
+                    f"match {current} among {', '.join(names)} is void (not recorded, not "
+                    "rated): a seat could not be reached",
+                )
+                return
             self._commit(outcome, table)
         except ExecutorError as error:  # every worker died: nothing can be played now
             self._halt(str(error))
@@ -678,6 +825,7 @@ class Ladder:
 
     def cancel_verification(self, name: str) -> None:
         """Stop verifying ``name`` (retired, or submitted again)."""
+        self._deferred.discard(name)
         task = self._verifying.pop(name, None)
         if task is not None:
             task.cancel()
@@ -694,6 +842,10 @@ class Ladder:
         # slow bots queue behind each other instead of holding every slot.
         turn = self._owner_turns.setdefault(bot.owner, asyncio.Lock())
         async with turn, self._verify_slots:
+            if self._short is not None:  # it would only fail: wait for the arena
+                self._defer(bot, self._short.shortage)
+                return
+            started = self.headroom.now()
             self._write(
                 partial(
                     change_bot,
@@ -726,11 +878,37 @@ class Ladder:
         reason, version = capped(reason, MAX_REASON), capped(version, MAX_VERSION)
         if self._still_verifying(bot) is None:
             return  # retired or changed meanwhile; a newer verification decides
+        if not verdict_ok and (shortage := self.headroom.blame(started)) is not None:
+            self._short_of(shortage, f"bot {name}'s verification failed: {reason}")
+            self._defer(bot, shortage)
+            return
         if verdict_ok:
             await self._fresh_channel(bot.endpoint)
         self._write(
             partial(self._settle, bot, verdict_ok, reason, version), f"bot {name}'s verification"
         )
+
+    def _defer(self, bot: BotEntry, shortage: Shortage) -> None:
+        """Leave ``bot`` verifying until the arena has headroom again (``_recover``
+        verifies it then)."""
+        self._deferred.add(bot.name)
+        self._write(
+            partial(
+                self._still_verifying_then,
+                bot,
+                status_reason=(
+                    f"waiting: the arena is short of {shortage.what} (its own, not the "
+                    "bot's); the bot is verified once it has enough again"
+                ),
+            ),
+            f"bot {bot.name} waiting for verification",
+        )
+        self.wake()
+
+    def _still_verifying_then(self, bot: BotEntry, **changes: Any) -> None:
+        """Change ``bot`` if it is still being verified at the endpoint it had."""
+        if self._still_verifying(bot) is not None:
+            change_bot(self.store, bot.name, **changes)
 
     def _still_verifying(self, bot: BotEntry) -> BotEntry | None:
         """The bot now, if it is still being verified at the endpoint it had."""

@@ -2,8 +2,15 @@
 
 The ladder keeps choosing tables, claiming match indices and rating results in its own
 process; only the match itself runs where the executor puts it. On the ``local``
-executor the referee shares the ladder's channel pool (and its bots' health); on the
-others each worker has a pool of its own, trusting the same roots for ``tls://`` bots.
+executor the referee shares the ladder's channel pool (and its bots' health) and its
+headroom; on the others each worker has a pool and a headroom of its own, trusting the
+same roots for ``tls://`` bots.
+
+A match in which a seat could not be reached (a DISCONNECTED fault) while the process
+that played it was short of descriptors or memory (``headroom.py``) is **void**: the
+ladder neither records nor rates it, and counts nothing against its bots. The channels
+to those seats' bots are renewed: one that failed to connect may be in gRPC's reconnect
+backoff for minutes, and the pool's health record of the endpoint counted the breaks.
 """
 
 from __future__ import annotations
@@ -15,8 +22,11 @@ from arena.games import get as get_game
 from arena.league.executors import ExecutorReport
 from arena.league.results import finished_match
 from arena.referee import MatchSpec, RemoteSeat, SeatOutcome, run_match, seats_ended
-from arena.referee.channels import ChannelPool
+from arena.referee.channels import CHANNEL_GRACE_S, ChannelPool
+from arena.referee.faults import FaultKind
 from arena.store.rows import HeldMatch
+
+from .headroom import Headroom, Shortage
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +77,20 @@ class ServedOutcome:
     """The match's rows, faults and encoded record."""
     seats: tuple[SeatOutcome, ...]
     """By seat."""
+    void: Shortage | None = None
+    """Why the match is void (see the module): the shortage of the process that played
+    it; None if it counts."""
 
 
 class ServedReferee:
     """Plays ServedMatch jobs on a channel pool."""
 
-    def __init__(self, pool: ChannelPool, *, owns_pool: bool) -> None:
+    def __init__(
+        self, pool: ChannelPool, *, owns_pool: bool, headroom: Headroom | None = None
+    ) -> None:
         self.pool = pool
         self.owns_pool = owns_pool
+        self.headroom = headroom if headroom is not None else Headroom()
 
     async def start(self) -> str | None:
         return None  # the ladder Hellos each table's bots before every match
@@ -93,10 +109,12 @@ class ServedReferee:
             RemoteSeat(name, self.pool.get(endpoint), max_reply_bytes=job.max_reply_bytes)
             for name, endpoint in job.seats
         ]
+        started = self.headroom.now()
         outcome = await run_match(spec, seats)
         # The ladder frees the bots' stream slots when this returns: once their streams
         # have ended (a bot may still be busy with this match until then).
         await seats_ended(seats)
+        void = self._void(job, outcome.seats, started)
         finished = finished_match(
             outcome,
             league_id=job.league_id,
@@ -105,7 +123,23 @@ class ServedReferee:
             seed=job.seed,
             game_json=job.game_json,
         )
-        return ServedOutcome(finished, tuple(outcome.seats))
+        return ServedOutcome(finished, tuple(outcome.seats), void)
+
+    def _void(self, job: ServedMatch, seats: list[SeatOutcome], started: float) -> Shortage | None:
+        """Why the match is void (None if it is not): a seat could not be reached while
+        this process was short (looked at only if one could not)."""
+        unreached = [
+            endpoint
+            for (_, endpoint), seat in zip(job.seats, seats, strict=True)
+            if any(f.kind is FaultKind.DISCONNECTED for f in seat.faults)
+        ]
+        if not unreached:
+            return None
+        shortage = self.headroom.blame(started)
+        if shortage is not None:
+            for endpoint in dict.fromkeys(unreached):
+                self.pool.retire(endpoint, CHANNEL_GRACE_S)
+        return shortage
 
     def report(self) -> ExecutorReport:
         return ExecutorReport()
@@ -124,4 +158,8 @@ class ServedRecipe:
 
     def build(self) -> ServedReferee:
         """A referee with a channel pool of its own."""
-        return ServedReferee(ChannelPool(root_certificates=self.root_certificates), owns_pool=True)
+        return ServedReferee(
+            ChannelPool(root_certificates=self.root_certificates),
+            owns_pool=True,
+            headroom=Headroom(),
+        )

@@ -34,7 +34,7 @@ import grpc
 
 from arena.league.leaderboard import standing_row, with_interval
 from arena.names import BadNameError, check_name
-from arena.referee.channels import EndpointError, parse_bot_endpoint
+from arena.referee.channels import CHANNEL_GRACE_S, EndpointError, parse_bot_endpoint
 from arena.referee.record import RecordError, decode_record
 from arena.referee.replay import replay_lines
 from arena.store import Store, open_store
@@ -70,9 +70,6 @@ DEFAULT_MATCHES: Final = 50
 """ListMatches without a limit."""
 MAX_MATCHES: Final = 500
 """ListMatches' cap."""
-CHANNEL_GRACE_S: Final = 600.0
-"""How long a match still running on the ladder's channel to an endpoint its bot left
-may go on before the channel is closed under it (a ladder match takes far less)."""
 DEFAULT_BOTS: Final = 100
 """ListBots' page without a page_size."""
 MAX_BOTS: Final = 500

@@ -357,7 +357,11 @@ class ScriptedChannel:
 
         return call
 
-    async def close(self) -> None:
+    def get_state(self, try_to_connect: bool = False) -> grpc.ChannelConnectivity:
+        """Connected (a scripted bot is always there)."""
+        return grpc.ChannelConnectivity.READY
+
+    async def close(self, grace: float | None = None) -> None:
         """Cancel the calls still open (as closing a channel does)."""
         for call in self.calls:
             call.cancel()

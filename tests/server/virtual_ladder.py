@@ -7,18 +7,22 @@ processes and its CLI are covered by the other tests here.)"""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
+import grpc
 import pytest
 from referee.faulty_bot import Behaviour, FaultyBot
-from referee.scripted import ScriptedChannel, now
+from referee.scripted import ScriptedChannel, ScriptedContext, now
 
 from arena.referee import channels as channels_module
 from arena.server.config import ServeConfig
+from arena.server.headroom import Headroom
 from arena.server.ladder import Ladder
 from arena.store import open_store
 from arena.store.registry import BotStatus, add_bot, change_bot, get_bot
+from arena.v1 import bot_pb2
 
 VIRTUAL_LIMIT_S = 3600.0
 """The longest (virtual) time a test waits for something before it fails."""
@@ -26,20 +30,71 @@ VIRTUAL_LIMIT_S = 3600.0
 
 class Bots:
     """Scripted bots by endpoint: every channel the arena opens to ``ENDPOINT`` reaches
-    the FaultyBot added for it."""
+    the FaultyBot added for it, unless the endpoint is in ``unreachable`` (then Hello
+    fails UNAVAILABLE, and so does every Play call, at once) or in ``cut`` (then only
+    the Play calls do)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.by_endpoint: dict[str, FaultyBot] = {}
+        self.unreachable: set[str] = set()
+        """Endpoints no connection reaches now (as when the arena cannot connect)."""
+        self.cut: set[str] = set()
+        """Endpoints whose Play calls fail UNAVAILABLE at once, though Hello answers
+        (a connection that broke under a match)."""
         monkeypatch.setattr(channels_module, "open_channel", self._open)
 
     def _open(self, endpoint: str, **_options: object) -> ScriptedChannel:
-        bot = self.by_endpoint[endpoint]
-        return ScriptedChannel(bot.play, hello=bot.hello)
+        return _Reachable(self, endpoint)
 
     def add(self, behaviour: Behaviour) -> tuple[str, FaultyBot]:
         endpoint = f"127.0.0.1:{50100 + len(self.by_endpoint)}"
         bot = self.by_endpoint[endpoint] = FaultyBot(behaviour)
         return endpoint, bot
+
+
+UNREACHABLE = "failed to connect to all addresses"
+"""gRPC's words for a channel that cannot connect."""
+
+
+class _Reachable(ScriptedChannel):
+    """A scripted channel to one of ``Bots``' bots, reachable or not as ``Bots`` says at
+    each call."""
+
+    def __init__(self, bots: Bots, endpoint: str) -> None:
+        super().__init__(self._play_or_fail, hello=self._hello_or_fail)
+        self._bots = bots
+        self._endpoint = endpoint
+
+    @property
+    def _down(self) -> bool:
+        return self._endpoint in self._bots.unreachable
+
+    def get_state(self, try_to_connect: bool = False) -> grpc.ChannelConnectivity:
+        if self._down:
+            return grpc.ChannelConnectivity.TRANSIENT_FAILURE
+        return grpc.ChannelConnectivity.READY
+
+    async def _hello_or_fail(self, request: bot_pb2.HelloRequest, context: Any) -> Any:
+        if self._down:
+            raise grpc.aio.AioRpcError(
+                grpc.StatusCode.UNAVAILABLE,
+                grpc.aio.Metadata(),
+                grpc.aio.Metadata(),
+                details=UNREACHABLE,
+            )
+        return await self._bots.by_endpoint[self._endpoint].hello(request, context)
+
+    def _play_or_fail(
+        self, requests: AsyncIterator[bot_pb2.ArenaMessage], context: ScriptedContext
+    ) -> AsyncIterator[bytes]:
+        if self._down or self._endpoint in self._bots.cut:
+            return _refused(context)
+        return self._bots.by_endpoint[self._endpoint].play(requests, context)
+
+
+async def _refused(context: ScriptedContext) -> AsyncIterator[bytes]:
+    await context.abort(grpc.StatusCode.UNAVAILABLE, UNREACHABLE)
+    yield b""  # never reached: an async generator, as a Play handler is
 
 
 class Watched:
@@ -71,11 +126,12 @@ class Watched:
         return now()
 
 
-def ladder(tmp_path: Path, **settings: object) -> Watched:
-    """A ladder on a new database (no verification games unless asked)."""
+def ladder(tmp_path: Path, headroom: Headroom | None = None, **settings: object) -> Watched:
+    """A ladder on a new database (no verification games unless asked), looking at its
+    headroom with ``headroom`` (default: the real one)."""
     db = tmp_path / "serve.db"
     config = ServeConfig(db=str(db), **{"verify_games": 0, **settings})  # type: ignore[arg-type]
-    return Watched(Ladder(config, open_store(db)))
+    return Watched(Ladder(config, open_store(db), headroom=headroom))
 
 
 def submit(ladder: Ladder, name: str, endpoint: str, owner: str = "alice") -> None:
