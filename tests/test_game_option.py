@@ -1,6 +1,8 @@
 """``--game NAME`` on every command that plays or checks matches: the default game when
 absent, the named one when given, and a clear refusal (exit status 2, naming the games
-the arena plays) of a game nobody registered, before anything is touched."""
+the arena plays) of a game nobody registered, before anything is touched. The refusals
+call each command's ``main`` in the test's process (``in_process.run_arena``); the games
+played are real processes."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from in_process import run_arena
 
 from arena.games import DEFAULT_GAME, names
 
@@ -39,7 +42,7 @@ def arena(*args: str) -> subprocess.CompletedProcess[str]:
 def test_an_unknown_game_is_refused_by_name(command: list[str], tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     extra = ["--db", str(db)] if command[0] in ("league", "serve") else []
-    result = arena(*command, *extra, "--game", "no-such-game")
+    result = run_arena(*command, *extra, "--game", "no-such-game")
     assert result.returncode == 2, result.stderr
     assert "unknown game 'no-such-game'" in result.stderr
     assert ", ".join(names()) in result.stderr

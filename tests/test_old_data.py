@@ -1,5 +1,7 @@
 """What earlier releases wrote still opens, resumes and replays (tests/data/v0/README.md:
-a match record and an interrupted league's database, made before games became plug-ins)."""
+a match record and an interrupted league's database, made before games became plug-ins).
+The record's replays call the command's ``main`` in the test's process
+(``in_process.run_arena``); the database's commands run as real processes."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from in_process import run_arena
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "v0"
@@ -65,7 +68,7 @@ def old_db(tmp_path: Path) -> Path:
     [("--all", "match.replay-all.txt"), ("--seat=1", "match.replay-seat1.txt")],
 )
 def test_an_old_record_replays_word_for_word(option: str, expected: str) -> None:
-    shown = arena("replay", str(DATA / "match.jsonl.gz"), option)
+    shown = run_arena("replay", str(DATA / "match.jsonl.gz"), option)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout == (DATA / expected).read_text()
 

@@ -1,5 +1,6 @@
-"""The ``arena`` command. Each subcommand lives in its own module and registers itself
-through ``register(subparsers)``; ``run(args)`` returns the exit status."""
+"""The ``arena`` command. Each subcommand lives in its own module (``COMMANDS`` names
+it) and registers itself through ``register(subparsers)``; ``run(args)`` returns the
+exit status. A command line imports only its command's module."""
 
 from __future__ import annotations
 
@@ -17,57 +18,63 @@ os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 # then ("epoll_wait error: Bad file descriptor" and no bot). Nothing needs them here.
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 
+import importlib
+from types import ModuleType
+from typing import Final
+
 from arena.games import names as game_names
 from arena.gctune import tune_for_latency
 from arena.referee.policy_processes import stop_policy_processes
 
-from . import (
-    author_cmd,
-    checkbot,
-    db_cmd,
-    league_cmd,
-    match_cmd,
-    play_cmd,
-    ratings_cmd,
-    replay_cmd,
-    selfplay,
-    serve_cmd,
-    token_cmd,
-    web_cmd,
-)
-
-COMMANDS = (
-    league_cmd,
-    ratings_cmd,
-    match_cmd,
-    checkbot,
-    replay_cmd,
-    selfplay,
-    serve_cmd,
-    token_cmd,
-    author_cmd,
-    web_cmd,
-    play_cmd,
-    db_cmd,
-)
+COMMANDS: Final = {
+    "league": "league_cmd",
+    "ratings": "ratings_cmd",
+    "matches": "ratings_cmd",
+    "match": "match_cmd",
+    "check-bot": "checkbot",
+    "replay": "replay_cmd",
+    "selfplay": "selfplay",
+    "serve": "serve_cmd",
+    "token": "token_cmd",
+    "submit": "author_cmd",
+    "update": "author_cmd",
+    "retire": "author_cmd",
+    "bots": "author_cmd",
+    "leaderboard": "author_cmd",
+    "web": "web_cmd",
+    "play": "play_cmd",
+    "db": "db_cmd",
+}
+"""Each subcommand and the module that registers and runs it, in the order of
+``arena --help``. A command imports its own module only: ``arena replay`` never loads
+the server (tests/test_cli_commands.py holds the table to what the modules register)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser."""
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: of every subcommand, or only of ``command``'s module when it
+    is one (what ``main`` parses a command line with)."""
     parser = argparse.ArgumentParser(
         prog="arena",
         description="Arena: referee, leagues and ratings for card-game bots "
         f"({', '.join(game_names())}).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in COMMANDS:
-        module.register(sub)
+    names = [COMMANDS[command]] if command in COMMANDS else COMMANDS.values()
+    for name in dict.fromkeys(names):
+        _module(name).register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arena`` console script."""
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    # Only the command's own module is imported (its imports are most of a run's start).
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     tune_for_latency()
     try:

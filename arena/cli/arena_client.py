@@ -31,6 +31,11 @@ CALL_TIMEOUT_S: Final = 15.0
 """Every call's deadline."""
 MAX_DETAILS: Final = 2000
 """Characters of an arena's error message printed."""
+MAX_FIELD: Final = 300
+"""Characters of a name, owner, endpoint or ladder status printed in a table (every
+field an arena sends is printed through ``arena.text.shown``: whatever an arena, or a
+bot through it, sends, no escape sequence, line break or bidi override reaches the
+screen)."""
 READ_TRIES: Final = 30
 """Times a read the arena's read limit refused is tried before giving up."""
 MAX_READ_WAIT_S: Final = 5.0

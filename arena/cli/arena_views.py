@@ -13,8 +13,7 @@ import grpc
 from arena.text import shown
 from arena.v1 import arena_pb2
 
-from .arena_client import CALL_TIMEOUT_S, ClientError, arena_stub, explain, pages
-from .author_cmd import MAX_FIELD
+from .arena_client import CALL_TIMEOUT_S, MAX_FIELD, ClientError, arena_stub, explain, pages
 
 MAX_PAGE: Final = 500
 """Finished matches asked for per page (the arena's cap)."""

@@ -19,6 +19,7 @@ from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .arena_client import (
     CALL_TIMEOUT_S,
+    MAX_FIELD,
     ClientError,
     add_arena_options,
     arena_stub,
@@ -38,11 +39,6 @@ STATUS_NAMES: Final = {
 """Status enum -> the word shown."""
 POLL_S: Final = 0.3
 """How often ``submit`` looks at a bot under verification."""
-MAX_FIELD: Final = 300
-"""Characters of a name, owner, endpoint or ladder status printed in a table (every
-field an arena sends is printed through ``arena.text.shown``: whatever an arena, or a
-bot through it, sends, no escape sequence, line break or bidi override reaches the
-screen)."""
 PAGE: Final = 500
 """Bots or leaderboard rows asked for per page (the arena caps bots at 500 and rows at
 1000)."""

@@ -1,7 +1,9 @@
 """Fluxx wherever a game appears: ``arena match|league|selfplay|replay|serve --game
 fluxx``, a league file's ``game = "fluxx"``, ladders per game, preset and table size,
 ratings with the draw probability of Fluxx's ranks, and clear refusals of presets,
-options and tables Fluxx does not have (exit status 2, naming what is allowed)."""
+options and tables Fluxx does not have (exit status 2, naming what is allowed). The
+refusals call the command's ``main`` in the test's process (``in_process.run_arena``);
+what plays runs as real processes."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from in_process import run_arena
 
 from arena.games.fluxx.game import CAP_RATE
 from arena.league.config import LeagueConfig
@@ -53,7 +56,7 @@ def test_a_league_rates_with_the_draw_probability_of_its_table(players: int) -> 
     ids=["preset", "deals", "table"],
 )
 def test_a_setting_fluxx_does_not_have_is_refused_in_words(extra: list[str], message: str) -> None:
-    result = arena("match", "--game", "fluxx", "--bot", "a=random", "--bot", "b=greedy", *extra)
+    result = run_arena("match", "--game", "fluxx", "--bot", "a=random", "--bot", "b=greedy", *extra)
     assert result.returncode == 2, result.stderr
     assert message in result.stderr
 
@@ -102,7 +105,7 @@ def test_a_league_file_names_fluxx_and_its_ladder(tmp_path: Path) -> None:
 
 def test_serve_refuses_a_preset_fluxx_does_not_have(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    result = arena("serve", "--game", "fluxx", "--preset", "amigo", "--db", str(db))
+    result = run_arena("serve", "--game", "fluxx", "--preset", "amigo", "--db", str(db))
     assert result.returncode == 2, result.stderr
     assert "unknown preset 'amigo'" in result.stderr
     assert not db.exists()

@@ -1,5 +1,7 @@
 """`arena ratings --payoff` and `--seats`: the head-to-head matrix, alpha-Rank next to
-TrueSkill, significant cycles, and seat advantage with standard errors."""
+TrueSkill, significant cycles, and seat advantage with standard errors. The league is a
+real ``arena league`` process; the reports call the command's ``main`` in the test's
+process (``in_process.run_arena``)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from in_process import run_arena
 
 from arena.league.payoff import alpha_rank, payoff, significant_cycles
 from arena.league.seats import seat_lines
@@ -68,39 +71,41 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_seats_report_on_a_league(db: Path) -> None:
-    run = arena("ratings", "--db", str(db), "--seats", "--format", "json")
+    run = run_arena("ratings", "--db", str(db), "--seats", "--format", "json")
     assert run.returncode == 0, run.stderr
     (report,) = json.loads(run.stdout)
     assert [s["seat"] for s in report["seats"]] == [0, 1, 2]
     assert {s["matches"] for s in report["seats"]} == {30}
     assert sum(s["mean_rank"] for s in report["seats"]) == pytest.approx(6, abs=0.2)
-    text = arena("ratings", "--db", str(db), "--seats").stdout
+    text = run_arena("ratings", "--db", str(db), "--seats").stdout
     assert "by seat (mean ± standard error)" in text
 
 
 @pytest.mark.slow
 def test_payoff_report_on_a_league(db: Path) -> None:
-    (report,) = json.loads(arena("ratings", "--db", str(db), "--payoff", "--format", "json").stdout)
+    (report,) = json.loads(
+        run_arena("ratings", "--db", str(db), "--payoff", "--format", "json").stdout
+    )
     ahead = {(h["bot"], h["opponent"]): h for h in report["head_to_head"]}
     assert ahead[("g", "r1")]["matches"] == 30
     assert ahead[("g", "r1")]["ahead_share"] + ahead[("r1", "g")]["ahead_share"] == 1
     assert report["ranking"][0]["bot"] == "g"
     assert report["ranking"][0]["alpha_rank"] == 1
-    text = arena("ratings", "--db", str(db), "--payoff").stdout
+    text = run_arena("ratings", "--db", str(db), "--payoff").stdout
     assert "alpha-Rank" in text
     assert "significant cycles: none" in text
 
 
 @pytest.mark.slow
 def test_reports_on_a_ladder_without_matches_say_so(db: Path, tmp_path: Path) -> None:
-    run = arena("ratings", "--db", str(db), "--payoff", "--ladder", "serve/abluxxen/amigo/4p")
+    run = run_arena("ratings", "--db", str(db), "--payoff", "--ladder", "serve/abluxxen/amigo/4p")
     assert run.returncode == 2
     assert "no finished matches on ladder 'serve/abluxxen/amigo/4p'" in run.stderr
     empty = tmp_path / "empty.db"
     open_store(empty).close()
-    run = arena("ratings", "--db", str(empty), "--payoff")
+    run = run_arena("ratings", "--db", str(empty), "--payoff")
     assert run.returncode == 1
     assert "no rated matches in this database yet: the --payoff report" in run.stderr
-    run = arena("ratings", "--db", str(db), "--seats", "--format", "csv")
+    run = run_arena("ratings", "--db", str(db), "--seats", "--format", "csv")
     assert run.returncode == 2
     assert "--seats is shown as table or json" in run.stderr

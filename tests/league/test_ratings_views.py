@@ -1,6 +1,8 @@
 """`arena ratings` and `arena matches` on a database holding several leagues (so several
 ladders), and their bad input: each must say what is wrong, exit non-zero, print no
-traceback and leave the database as it was."""
+traceback and leave the database as it was. The leagues are real ``arena league``
+processes, and so are one report and one refusal of each command; the other runs call
+the command's ``main`` in the test's process (``in_process.run_arena``)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any
 
 import grpc
 import pytest
+from in_process import run_arena
 
 from arena.store import open_store
 from arena.v1 import arena_pb2
@@ -56,7 +59,7 @@ def db(two_ladders: Path) -> Iterator[Path]:
 
 
 def ratings(db: Path, *args: str) -> Any:
-    return arena("ratings", "--db", str(db), *args)
+    return run_arena("ratings", "--db", str(db), *args)
 
 
 def assert_refused(run: Any, *needles: str, status: int = 2) -> None:
@@ -123,7 +126,7 @@ def test_csv_is_one_table_with_a_ladder_column(db: Path) -> None:
 
 def test_html_is_one_document_with_a_section_per_ladder(db: Path, tmp_path: Path) -> None:
     report = tmp_path / "report.html"
-    run = ratings(db, "--format", "html", "-o", str(report))
+    run = arena("ratings", "--db", str(db), "--format", "html", "-o", str(report))
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == f"wrote {report}"
     text = report.read_text(encoding="utf-8")
@@ -197,7 +200,7 @@ def test_output_onto_the_database_is_refused(db: Path) -> None:
 
 
 def test_help_shows_real_ladder_names() -> None:
-    run = arena("ratings", "--help")
+    run = run_arena("ratings", "--help")
     assert run.returncode == 0
     text = " ".join(run.stdout.split())
     assert "LEAGUE/GAME/PRESET/Np" in text
@@ -221,21 +224,21 @@ def match_lines(stdout: str) -> list[str]:
 @pytest.mark.parametrize("limit", ["0", "-1", "-7"])
 @pytest.mark.slow
 def test_matches_limit_below_one_is_refused(db: Path, limit: str) -> None:
-    run = arena("matches", "--db", str(db), "--limit", limit)
+    run = run_arena("matches", "--db", str(db), "--limit", limit)
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
     assert "--limit" in run.stderr
     assert "at least 1" in run.stderr
-    remote = arena("matches", "--arena", "127.0.0.1:9", "--limit", limit)
+    remote = run_arena("matches", "--arena", "127.0.0.1:9", "--limit", limit)
     assert remote.returncode == 2
     assert "at least 1" in remote.stderr
 
 
 def test_matches_limit_keeps_the_last_n(db: Path) -> None:
-    run = arena("matches", "--db", str(db), "--limit", "2")
+    run = run_arena("matches", "--db", str(db), "--limit", "2")
     assert run.returncode == 0, run.stderr
     lines = match_lines(run.stdout)
-    everything = match_lines(arena("matches", "--db", str(db)).stdout)
+    everything = match_lines(run_arena("matches", "--db", str(db)).stdout)
     assert len(everything) == 4 + 3
     # The two that finished last (the second league's matches run at once, and a match
     # of built-in bots may finish before one started earlier: in-process seats yield to
@@ -254,15 +257,15 @@ def test_matches_unknown_league_is_an_error_listing_the_known(db: Path) -> None:
 
 @pytest.mark.slow
 def test_matches_unknown_bot_is_an_error_listing_the_known(db: Path) -> None:
-    run = arena("matches", "--db", str(db), "--bot", "nope")
+    run = run_arena("matches", "--db", str(db), "--bot", "nope")
     assert_refused(run, "no bot 'nope'", "a, b, c")
-    only_c = arena("matches", "--db", str(db), "--bot", "c")
+    only_c = run_arena("matches", "--db", str(db), "--bot", "c")
     assert only_c.returncode == 0
     assert len(match_lines(only_c.stdout)) == 3
 
 
 def test_known_filters_that_match_nothing_are_not_an_error(db: Path) -> None:
-    run = arena("matches", "--db", str(db), "--league", FIRST, "--bot", "c")
+    run = run_arena("matches", "--db", str(db), "--league", FIRST, "--bot", "c")
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "no matches"
 
@@ -272,11 +275,11 @@ def test_matches_filters_on_a_database_without_leagues(tmp_path: Path) -> None:
     empty = tmp_path / "empty.db"
     open_store(empty).close()
     before = digest(empty)
-    league = arena("matches", "--db", str(empty), "--league", "nope")
+    league = run_arena("matches", "--db", str(empty), "--league", "nope")
     assert_refused(league, "no league 'nope'", "no leagues in this database")
-    bot = arena("matches", "--db", str(empty), "--bot", "nope")
+    bot = run_arena("matches", "--db", str(empty), "--bot", "nope")
     assert_refused(bot, "no bot 'nope'", "no bots in this database")
-    assert arena("matches", "--db", str(empty)).stdout.strip() == "no matches"
+    assert run_arena("matches", "--db", str(empty)).stdout.strip() == "no matches"
     assert digest(empty) == before
 
 
@@ -323,7 +326,7 @@ def test_remote_matches_count_finished_and_playing_apart() -> None:
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     try:
-        run = arena("matches", "--arena", f"127.0.0.1:{port}", "--limit", "2")
+        run = run_arena("matches", "--arena", f"127.0.0.1:{port}", "--limit", "2")
     finally:
         server.stop(None)
     assert run.returncode == 0, run.stderr
@@ -332,5 +335,5 @@ def test_remote_matches_count_finished_and_playing_apart() -> None:
 
 
 def test_remote_matches_refuse_a_league_filter() -> None:
-    run = arena("matches", "--arena", "127.0.0.1:9", "--league", "first")
+    run = run_arena("matches", "--arena", "127.0.0.1:9", "--league", "first")
     assert_refused(run, "--league", "--arena")

@@ -1,5 +1,7 @@
 """`arena league --until separated[:P]`: a league that stops once its order is known,
-says which pairs are still open when it hits its cap, and refuses bad input plainly."""
+says which pairs are still open when it hits its cap, and refuses bad input plainly. The
+leagues are real processes; the refusals call the command's ``main`` in the test's
+process (``in_process.run_arena``)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from in_process import run_arena
 
 from .conftest import arena
 
@@ -28,7 +31,7 @@ def test_a_league_stops_once_every_neighbour_pair_is_separated(tmp_path: Path) -
     probability = float(last.split("with probability ")[1].split()[0])
     assert probability >= 0.95
     assert last.endswith(": g > r") or ": g > r (" in last
-    rows = json.loads(arena("ratings", "--db", str(db), "--format", "json").stdout)
+    rows = json.loads(run_arena("ratings", "--db", str(db), "--format", "json").stdout)
     assert [r["name"] for r in rows] == ["g", "r"]
     assert rows[0]["p_above_next"] >= 0.95
 
@@ -60,7 +63,7 @@ def test_bad_stop_rules_and_schedules_are_refused_plainly(
     tmp_path: Path, until: str, matches: str, schedule: str, says: str
 ) -> None:
     db = tmp_path / "l.db"
-    run = arena(
+    run = run_arena(
         "league", "--bot", "a=random", "--bot", "b=random", "--bot", "c=random",
         "--bot", "d=random", "--bot", "e=random", "--table-size", "4", "--until", until,
         "--matches", matches, "--schedule", schedule, "--db", str(db), "--quiet",

@@ -1,5 +1,6 @@
 """`arena match` end to end against a real bot process: the result, the record, and
-what the bot is told (never the seed)."""
+what the bot is told (never the seed). Refusals of bad options call the command's
+``main`` in the test's process (``in_process.run_arena``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from in_process import run_arena
 
 from arena.games import get as get_game
 from arena.policies import RandomPolicy
@@ -63,11 +65,11 @@ def test_an_unseeded_match_draws_an_unguessable_seed() -> None:
 
 
 def test_bad_match_options_fail_clearly() -> None:
-    one = arena_match("--bot", "a=random")
+    one = run_arena("match", "--bot", "a=random")
     assert one.returncode == 2
     assert "arena match:" in one.stderr
     assert "Traceback" not in one.stderr
-    zero = arena_match("--bot", "a=random", "--bot", "b=random", "--deadline-ms", "0")
+    zero = run_arena("match", "--bot", "a=random", "--bot", "b=random", "--deadline-ms", "0")
     assert zero.returncode == 2
     assert "--deadline-ms 0 must be positive" in zero.stderr
 

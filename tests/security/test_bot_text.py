@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -147,32 +148,43 @@ def test_a_ladder_fault_is_stored_as_given_and_shown_by_the_api_and_every_view(
         procs.kill_all()
 
 
-@pytest.mark.parametrize(
-    ("description", "shown_as"),
-    [("zero\u200bwidth", "\\u200b"), ("tag\U000e0041", "\\U000e0041"), ("bidi\u202e", "\\u202e"),
-     ("bom\ufeff", "\\ufeff"), ("soft\u00adhyphen", "\\xad"), ("nul\x00", "\\x00")],
-)  # fmt: skip
+DESCRIPTIONS = [
+    ("zero\u200bwidth", "\\u200b"), ("tag\U000e0041", "\\U000e0041"), ("bidi\u202e", "\\u202e"),
+    ("bom\ufeff", "\\ufeff"), ("soft\u00adhyphen", "\\xad"), ("nul\x00", "\\x00"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def description_arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
+    """One ``arena serve`` for every description case, and a token per case: each case
+    submits as an owner of its own (its submissions count against its owner's limit), a
+    bot of its own name at an endpoint of its own."""
+    db = tmp_path_factory.mktemp("descriptions") / "serve.db"
+    tokens = [token(db, f"owner-{case}") for case in range(len(DESCRIPTIONS))]
+    procs = Processes()
+    try:
+        yield procs.serve(db, "--table-size", "2").address, tokens
+    finally:
+        procs.kill_all()
+
+
+@pytest.mark.parametrize("case", range(len(DESCRIPTIONS)), ids=[d for d, _ in DESCRIPTIONS])
 def test_a_description_with_an_invisible_or_control_character_is_refused(
-    tmp_path: Path, description: str, shown_as: str
+    description_arena: tuple[str, list[str]], case: int
 ) -> None:
     """On a35e272 descriptions refused only controls, separators and bidi controls
     (servicer.py _unsafe): zero-width, tag, BOM and soft-hyphen characters passed."""
-    db = tmp_path / "serve.db"
-    alice = token(db, "alice")
-    procs = Processes()
-    try:
-        server = procs.serve(db, "--table-size", "2")
-        with stub(server.address) as client:
-            request = arena_pb2.SubmitBotRequest(
-                name="bot", endpoint="127.0.0.1:50999", description=description
-            )
-            error = rpc_error(client.SubmitBot, request, timeout=5, metadata=auth(alice))
-            assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
-            assert shown_as in (error.details() or "")
-            request.description = "line one\n\tline two \u00e9\u2713"  # tabs and breaks are fine
-            client.SubmitBot(request, timeout=5, metadata=auth(alice))
-    finally:
-        procs.kill_all()
+    address, tokens = description_arena
+    description, shown_as = DESCRIPTIONS[case]
+    with stub(address) as client:
+        request = arena_pb2.SubmitBotRequest(
+            name=f"bot-{case}", endpoint=f"127.0.0.1:{50990 + case}", description=description
+        )
+        error = rpc_error(client.SubmitBot, request, timeout=5, metadata=auth(tokens[case]))
+        assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert shown_as in (error.details() or "")
+        request.description = "line one\n\tline two \u00e9\u2713"  # tabs and breaks are fine
+        client.SubmitBot(request, timeout=5, metadata=auth(tokens[case]))
 
 
 def test_an_error_of_the_arena_is_internal_in_words_without_a_class_name(

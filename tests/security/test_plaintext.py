@@ -2,9 +2,9 @@
 needs an explicit ``--insecure``.
 
 No test connects anywhere but loopback: the server refusals happen before anything
-listens, and the client's judgement of "another machine" is forced by patching
-``loopback_host`` (its spelling rules have a test of their own) while the real arena
-listens on 127.0.0.1.
+listens (the command runs in the test's process: ``in_process.run_arena``), and the
+client's judgement of "another machine" is forced by patching ``loopback_host`` (its
+spelling rules have a test of their own) while the real arena listens on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import io
 from pathlib import Path
 
 import pytest
-from server.support import Processes, arena_cli, self_signed, stub, token
+from in_process import run_arena
+from server.support import Processes, self_signed, stub, token
 
 from arena.cli import arena_client, build_parser
 from arena.referee.channels import loopback_host
@@ -36,7 +37,7 @@ def test_serve_on_another_host_without_tls_needs_insecure(tmp_path: Path, host: 
     """On a35e272 `arena serve --host 0.0.0.0` served plaintext to every interface
     without a word, and owners' tokens crossed the network in clear."""
     db = tmp_path / "serve.db"
-    refused = arena_cli("serve", "--db", str(db), "--host", host, "--port", "0")
+    refused = run_arena("serve", "--db", str(db), "--host", host, "--port", "0")
     assert refused.returncode == 2
     assert "--insecure" in refused.stderr
     assert "--tls-cert" in refused.stderr

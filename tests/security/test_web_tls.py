@@ -16,6 +16,7 @@ import ssl
 from pathlib import Path
 
 import pytest
+from in_process import run_arena
 from server.support import Processes, arena_cli, self_signed
 
 from arena.cli import build_parser
@@ -35,7 +36,10 @@ from .web_support import empty_db, request, start_web
 )
 def test_plain_http_beyond_loopback_is_refused(tmp_path: Path, argv: list[str]) -> None:
     db = empty_db(tmp_path / "arena.db")
-    refused = arena_cli(*argv, "--db", str(db))
+    # In the test's process, but `arena play` as a real one: ``arena web`` and ``arena
+    # serve`` run as processes in the other tests here.
+    run = arena_cli if argv[0] == "play" else run_arena
+    refused = run(*argv, "--db", str(db))
     assert refused.returncode == 2
     assert "without TLS the play token would cross the network in clear" in refused.stderr
     assert "--tls-cert FILE --tls-key FILE" in refused.stderr

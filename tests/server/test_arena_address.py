@@ -1,6 +1,7 @@
 """`--arena` is HOST:PORT (or tls://HOST:PORT): a missing port is a usage error (exit
 status 2) found before anything is dialled, not a silent try of port 443; a tls://
-address means --tls."""
+address means --tls. The refusals run the command in the test's process; the address
+from the environment, on a real one."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from in_process import run_arena
 
 from .support import PY, ROOT, Processes, arena_cli, self_signed
 
@@ -28,7 +30,7 @@ def test_an_arena_without_a_port_is_refused_before_dialling(command: tuple[str, 
     # The usage message alone, and nothing else, shows no call was made: a call would
     # have ended in a connection error (or its 15 s timeout) with other words. (This test
     # once also bounded its time; a loaded machine took 20 s to start the command.)
-    ended = arena_cli(command[0], "--arena", "localhost", *command[1:])
+    ended = run_arena(command[0], "--arena", "localhost", *command[1:])
     assert ended.returncode == 2, ended.stderr
     assert ended.stdout == ""
     assert ended.stderr == (
@@ -54,7 +56,7 @@ def test_the_address_from_the_environment_is_checked_too() -> None:
 
 @pytest.mark.parametrize("address", ["localhost:99999", "http://localhost:50050", ":50050"])
 def test_other_addresses_that_are_not_host_port(address: str) -> None:
-    ended = arena_cli("bots", "--arena", address)
+    ended = run_arena("bots", "--arena", address)
     assert ended.returncode == 2
     assert ended.stderr.startswith(f"arena bots: --arena {address!r} ")
     assert "HOST:PORT" in ended.stderr

@@ -1,6 +1,7 @@
 """``--bot-ca FILE`` on every command that calls bots (match, league, play, check-bot,
 serve): a bot serving TLS with a private CA is reached by trusting that CA, and a CA
-file that cannot be used is refused before anything runs, saying why."""
+file that cannot be used is refused before anything runs, saying why (the refusals call
+each command's ``main`` in the test's process: ``in_process.run_arena``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from in_process import run_arena
 
 from arena.referee.channels import RootsError, read_roots
 
@@ -36,7 +38,7 @@ def test_an_unusable_bot_ca_is_refused_before_anything_runs(tmp_path: Path, comm
         "check-bot": ["tls://127.0.0.1:9"],
         "play": ["--bot", "random", "--db", str(db)],
     }[command]
-    result = arena_cli(command, *args, "--bot-ca", str(tmp_path / "nowhere.pem"))
+    result = run_arena(command, *args, "--bot-ca", str(tmp_path / "nowhere.pem"))
     assert result.returncode == 2, result.stdout + result.stderr
     assert "cannot read the CA file" in result.stderr
     assert "nowhere.pem" in result.stderr
