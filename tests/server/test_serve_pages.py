@@ -79,7 +79,7 @@ def test_every_list_walks_every_row_once_in_order(history: Path) -> None:
         server = procs.serve(history, *UNLIMITED)
         with stub(server.address) as client:
             matches, pages = _walk(
-                lambda r: client.ListMatches(r, timeout=10),
+                lambda r: client.ListMatches(r, timeout=60),
                 arena_pb2.ListMatchesRequest(limit=97, include_running=True),
                 "matches",
             )
@@ -87,7 +87,7 @@ def test_every_list_walks_every_row_once_in_order(history: Path) -> None:
             assert pages == 13
             assert all(m.ladder == LADDER for m in matches)
             mine, _ = _walk(
-                lambda r: client.ListMatches(r, timeout=10),
+                lambda r: client.ListMatches(r, timeout=60),
                 arena_pb2.ListMatchesRequest(bot="b007", limit=10),
                 "matches",
             )
@@ -96,20 +96,20 @@ def test_every_list_walks_every_row_once_in_order(history: Path) -> None:
             assert len(expected) > 20
 
             listed, _ = _walk(
-                lambda r: client.ListBots(r, timeout=10),
+                lambda r: client.ListBots(r, timeout=60),
                 arena_pb2.ListBotsRequest(page_size=13),
                 "bots",
             )
             assert [b.name for b in listed] == bots == NAMES
             owned, _ = _walk(
-                lambda r: client.ListBots(r, timeout=10),
+                lambda r: client.ListBots(r, timeout=60),
                 arena_pb2.ListBotsRequest(owner="bob", page_size=7),
                 "bots",
             )
             assert [b.name for b in owned] == NAMES[100:]
 
             rows, _ = _walk(
-                lambda r: client.GetLeaderboard(r, timeout=10),
+                lambda r: client.GetLeaderboard(r, timeout=60),
                 arena_pb2.GetLeaderboardRequest(page_size=9, include_retired=True),
                 "rows",
             )
@@ -124,7 +124,7 @@ def test_every_list_walks_every_row_once_in_order(history: Path) -> None:
             ] == [(r.rank_low, r.rank_high, r.p_above_next) for r in board]
             assert any(r.rank_low < r.rank_high for r in rows)
             active, _ = _walk(
-                lambda r: client.GetLeaderboard(r, timeout=10),
+                lambda r: client.GetLeaderboard(r, timeout=60),
                 arena_pb2.GetLeaderboardRequest(page_size=9),
                 "rows",
             )
@@ -134,11 +134,11 @@ def test_every_list_walks_every_row_once_in_order(history: Path) -> None:
             assert {r.status for r in active} == {arena_pb2.BOT_STATUS_SUSPENDED}
 
             # Clients that know nothing of pages get the first page, with the defaults.
-            first = client.ListMatches(arena_pb2.ListMatchesRequest(), timeout=10)
+            first = client.ListMatches(arena_pb2.ListMatchesRequest(), timeout=60)
             assert [m.match_id for m in first.matches] == [m.id for m in newest_first[:50]]
             assert first.next_page_token
-            assert len(client.ListBots(arena_pb2.ListBotsRequest(), timeout=10).bots) == 100
-            whole = client.GetLeaderboard(arena_pb2.GetLeaderboardRequest(), timeout=10)
+            assert len(client.ListBots(arena_pb2.ListBotsRequest(), timeout=60).bots) == 100
+            whole = client.GetLeaderboard(arena_pb2.GetLeaderboardRequest(), timeout=60)
             assert len(whole.rows) == 100
             assert not whole.next_page_token
 
@@ -169,7 +169,7 @@ def test_page_tokens_are_opaque_and_a_forged_one_is_invalid_argument(history: Pa
     try:
         server = procs.serve(history, *UNLIMITED)
         with stub(server.address) as client:
-            first = client.ListMatches(arena_pb2.ListMatchesRequest(limit=5), timeout=10)
+            first = client.ListMatches(arena_pb2.ListMatchesRequest(limit=5), timeout=60)
             token = first.next_page_token
             assert token
             assert set(token) <= set(
@@ -185,7 +185,7 @@ def test_page_tokens_are_opaque_and_a_forged_one_is_invalid_argument(history: Pa
 
             def matches(page_token: str, bot: str = "") -> Callable[[], object]:
                 request = arena_pb2.ListMatchesRequest(limit=5, bot=bot, page_token=page_token)
-                return lambda: client.ListMatches(request, timeout=10)
+                return lambda: client.ListMatches(request, timeout=60)
 
             flipped = token[:-3] + ("A" if token[-3] != "A" else "B") + token[-2:]
             raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
@@ -224,11 +224,11 @@ def test_page_tokens_are_opaque_and_a_forged_one_is_invalid_argument(history: Pa
                 )
             )
             for negative in (
-                lambda: client.ListBots(arena_pb2.ListBotsRequest(page_size=-1), timeout=10),
+                lambda: client.ListBots(arena_pb2.ListBotsRequest(page_size=-1), timeout=60),
                 lambda: client.GetLeaderboard(
                     arena_pb2.GetLeaderboardRequest(page_size=-1), timeout=10
                 ),
-                lambda: client.ListMatches(arena_pb2.ListMatchesRequest(limit=-1), timeout=10),
+                lambda: client.ListMatches(arena_pb2.ListMatchesRequest(limit=-1), timeout=60),
             ):
                 assert "negative" in _refused(negative)
         # Tokens last as long as the arena: after a restart, start again.
@@ -250,7 +250,7 @@ def test_pages_are_capped(history: Path) -> None:
     try:
         server = procs.serve(history, *UNLIMITED)
         with stub(server.address) as client:
-            big = client.ListMatches(arena_pb2.ListMatchesRequest(limit=100000), timeout=10)
+            big = client.ListMatches(arena_pb2.ListMatchesRequest(limit=100000), timeout=60)
             assert len(big.matches) == 500
             rows = client.GetLeaderboard(arena_pb2.GetLeaderboardRequest(page_size=9999)).rows
             assert len(rows) == 100
