@@ -28,7 +28,7 @@ class Ended:
     stderr: str
 
 
-def run_bot_briefly(*args: str, timeout: float = 20.0) -> Ended:
+def run_bot_briefly(*args: str, timeout: float = 120.0) -> Ended:
     """Run the random bot with ``args``; it must exit by itself within ``timeout`` (a bot
     that serves instead is killed by its pid, and the test fails)."""
     proc = subprocess.Popen(
