@@ -83,7 +83,13 @@ async def _scenario(
             await _until(lambda: ladder.store_problem is not None, "the ladder to pause")
             await _until(lambda: not ladder.running, "the match to end")
             assert ladder.kept_matches == 1
-            assert ladder.store_problem == "the database server ended the connection"
+            # Which the ladder meets first, the match's commit on the ended session or a
+            # read of its scheduler trying a new one, depends on the machine's pace; either
+            # way it says the connection is gone.
+            assert ladder.store_problem in (
+                "the database server ended the connection",
+                "the connection to the database server was lost",
+            )
             # Public reads cannot reach the database either: UNAVAILABLE, in plain words
             # that name nothing of the host.
             with pytest.raises(grpc.aio.AioRpcError) as unread:
