@@ -195,8 +195,9 @@ class IntervalCache:
     """A background refresh is under way."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _first: threading.Lock = field(default_factory=threading.Lock)
-    """Held by the read computing figures while none are kept: the reads beside it wait
-    for them (not the GIL) rather than each computing its own."""
+    """Held while figures are computed (by a read that found none kept, or a refresh): a
+    read that finds none kept waits for those (not the GIL) rather than computing its
+    own."""
 
     def by_bot(self, store: Store, include_retired: bool) -> dict[str, RankInterval]:
         """Each bot's rank interval on the leaderboard with (or without) retired bots:
