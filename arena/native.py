@@ -54,12 +54,14 @@ PACKAGES: Final = {
         "events.py",
         "flow.py",
         "goals.py",
+        # The search bot's guide and playout policy.
+        "greedy.py",
         "legal.py",
         "moves.py",
         "numbers.py",
         "observation.py",
         # Not options.py, for Abluxxen's reason above; not wire.py (protobuf messages,
-        # not hot), game.py, greedy.py, layout.py or replay_text.py (not hot).
+        # not hot), game.py, layout.py or replay_text.py (not hot).
         "resample.py",
         "serialize.py",
         "settle.py",

@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
 """How strong is the ISMCTS policy? One ismcts seat against three greedy seats.
 
-4-player tables of the default preset (amigo), engine only (no referee, no gRPC): match i
-is dealt from seed ``--seed + i`` and the ismcts seat is ``i % 4``, so every budget
-plays the same deals from every seat equally often. Greedy itself in that seat is the
+4-player tables of ``--game`` (its default preset; ``--preset`` names another), engine
+only (no referee, no gRPC), through the Game interface: match i is dealt from seed
+``--seed + i`` and the ismcts seat is ``i % 4``, so every budget plays the same deals
+from every seat equally often. Greedy itself in that seat is the
 control: it should win a quarter and rank 2.5 on average. Matches run in ``--processes``
 worker processes (run it under ``nice -n 10`` on a shared machine).
 
 Per budget it prints the win share (a first place shared by k seats counts 1/k), the
 average rank, each with its standard error over matches, and the search time per
 decision, wall and CPU (decisions with one legal action are not searched and not
-counted). ``--max-minutes`` stops a run early and reports the matches that finished;
+counted), and the win share's 95% interval (Wilson). ``--max-minutes`` stops a run early and reports the matches that finished;
 the budgets are interleaved, so each has played about as many.
-Last line JSON: {"budgets": [{"iterations", "matches", "win_share", "win_share_se",
-"avg_rank", "avg_rank_se", "ms_per_decision", "max_ms_per_decision",
-"cpu_ms_per_decision"}, ...], "stopped_early", ...}.
+Last line JSON: {"game", "preset", "budgets": [{"iterations", "matches", "win_share",
+"win_share_se", "win_share_ci95", "avg_rank", "avg_rank_se", "ms_per_decision",
+"max_ms_per_decision", "cpu_ms_per_decision"}, ...], "stopped_early", ...}.
 """
 
 from __future__ import annotations
@@ -35,15 +36,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from arena import native  # noqa: E402
-from arena.games import abluxxen as ab  # noqa: E402
-from arena.games.abluxxen.greedy import GreedyPolicy  # noqa: E402
-from arena.games.abluxxen.ismcts import (  # noqa: E402
-    DEFAULT_ROLLOUT_TURNS,
-    EXPLORATION,
-    WIDENING,
-    IsmctsPolicy,
-)
+from arena.games import AnyGame  # noqa: E402
+from arena.games import get as get_game  # noqa: E402
 from arena.policies import Policy  # noqa: E402
+from arena.policies.ismcts import IsmctsPolicy  # noqa: E402
 
 PLAYERS = 4
 CONTROL = 0
@@ -62,23 +58,24 @@ class Outcome:
     cpu_s: float
 
 
-Task = tuple[int, int, int, dict[str, Any]]
-"""(iterations, match index, first seed, IsmctsPolicy keyword arguments)."""
+Task = tuple[int, int, int, str, str, dict[str, Any]]
+"""(iterations, match index, first seed, game, preset, IsmctsPolicy keyword arguments)."""
 
 
 def play(task: Task) -> Outcome:
     """Match ``index`` with the measured seat playing ismcts at ``iterations`` (or greedy)."""
-    iterations, index, seed, settings = task
+    iterations, index, seed, name, preset, settings = task
+    game: AnyGame = get_game(name)
+    greedy = game.policies["greedy"]
     seat = index % PLAYERS
-    policies: list[Policy] = [GreedyPolicy(seed * 10 + s) for s in range(PLAYERS)]
+    policies: list[Policy] = [greedy(seed * 10 + s) for s in range(PLAYERS)]
     if iterations != CONTROL:
-        policies[seat] = IsmctsPolicy(seed * 10 + seat, iterations=iterations, **settings)
-    state = ab.new_game(ab.make_config(PLAYERS, "amigo"), random.Random(seed + index))
+        policies[seat] = IsmctsPolicy(game, seed * 10 + seat, iterations=iterations, **settings)
+    state = game.new_match(game.make_config(PLAYERS, preset), random.Random(seed + index))
     searched = 0
     search_s = max_s = cpu_s = 0.0
-    while not state.is_over:
-        deciding = state.deciding
-        obs = ab.observe(state, deciding)
+    while (deciding := game.deciding(state)) is not None:
+        obs = game.observe(state, deciding)
         if deciding == seat and len(obs.legal) > 1:
             started = time.perf_counter()
             cpu_started = time.process_time()
@@ -90,9 +87,10 @@ def play(task: Task) -> Outcome:
             max_s = max(max_s, took)
         else:
             action = policies[deciding].choose(obs)
-        ab.apply_unchecked(state, action)
-    assert state.result is not None
-    ranks = state.result.ranks
+        game.apply_legal(state, action)
+    result = game.result(state)
+    assert result is not None
+    ranks = result.ranks
     win = 1.0 / ranks.count(1) if ranks[seat] == 1 else 0.0
     return Outcome(win, ranks[seat], searched, search_s, max_s, cpu_s)
 
@@ -107,9 +105,18 @@ def mean_se(values: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (shared wins count fractionally)."""
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
 def summary(iterations: int, outcomes: list[Outcome]) -> dict[str, object]:
     """The figures of one budget."""
     win, win_se = mean_se([o.win for o in outcomes])
+    low, high = wilson(sum(o.win for o in outcomes), len(outcomes))
     rank, rank_se = mean_se([float(o.rank) for o in outcomes])
     searched = sum(o.searched for o in outcomes)
     return {
@@ -118,6 +125,7 @@ def summary(iterations: int, outcomes: list[Outcome]) -> dict[str, object]:
         "matches": len(outcomes),
         "win_share": round(win, 4),
         "win_share_se": round(win_se, 4),
+        "win_share_ci95": [round(low, 4), round(high, 4)],
         "avg_rank": round(rank, 3),
         "avg_rank_se": round(rank_se, 3),
         "searched_decisions": searched,
@@ -129,6 +137,8 @@ def summary(iterations: int, outcomes: list[Outcome]) -> dict[str, object]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="abluxxen", help="the game (abluxxen)")
+    parser.add_argument("--preset", default="", help="its preset (default: the game's)")
     parser.add_argument(
         "--budgets",
         default="0,50,100,200",
@@ -144,33 +154,34 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="stop after this long and report the matches finished (default 0: no limit)",
     )
     parser.add_argument(
-        "--rollout-turns",
-        type=int,
-        default=DEFAULT_ROLLOUT_TURNS,
-        help=f"playout length in turns ({DEFAULT_ROLLOUT_TURNS})",
+        "--rollout-turns", type=int, help="playout length in turns (default: the game's ismcts)"
     )
-    parser.add_argument(
-        "--exploration", type=float, default=EXPLORATION, help=f"UCB1 constant ({EXPLORATION})"
-    )
-    parser.add_argument(
-        "--widening", type=float, default=WIDENING, help=f"progressive widening ({WIDENING})"
-    )
+    parser.add_argument("--exploration", type=float, help="UCB1 constant (the game's ismcts)")
+    parser.add_argument("--widening", type=float, help="progressive widening (the game's ismcts)")
     parser.add_argument(
         "--tree-opponents",
         action="store_true",
         help="give the other seats tree nodes instead of modelling them by greedy",
     )
     args = parser.parse_args(argv)
-    settings: dict[str, Any] = {
-        "rollout_turns": args.rollout_turns,
-        "exploration": args.exploration,
-        "widening": args.widening,
-        "model_opponents": not args.tree_opponents,
-    }
+    game = get_game(args.game)
+    preset = args.preset or game.default_preset
+    # The game's own ismcts settings (its built-in's), then what the command line says.
+    settings: dict[str, Any] = dict(getattr(game.policies["ismcts"], "settings", ()))
+    settings.pop("iterations", None)
+    for key in ("rollout_turns", "exploration", "widening"):
+        if getattr(args, key) is not None:
+            settings[key] = getattr(args, key)
+    if args.tree_opponents:
+        settings["model_opponents"] = False
     budgets = [int(b) for b in args.budgets.split(",")]
     # Interleaved (match 0 at every budget, then match 1, ...): whenever the run stops,
     # every budget has played about as many matches, on the same deals.
-    tasks = [(b, i, args.seed, settings) for i in range(args.matches) for b in budgets]
+    tasks = [
+        (b, i, args.seed, game.name, preset, settings)
+        for i in range(args.matches)
+        for b in budgets
+    ]
     outcomes: dict[int, list[Outcome]] = {b: [] for b in budgets}
     started = time.perf_counter()
     stopped_early = False
@@ -193,7 +204,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         results.append(result)
         print(
             f"{result['policy']:>6} {iterations:>5} it: {result['matches']} matches, "
-            f"win share {result['win_share']:.3f} ± {result['win_share_se']:.3f}, "
+            f"win share {result['win_share']:.3f} ± {result['win_share_se']:.3f} "
+            f"(95% {result['win_share_ci95'][0]:.3f}-{result['win_share_ci95'][1]:.3f}), "
             f"avg rank {result['avg_rank']:.2f} ± {result['avg_rank_se']:.2f}, "
             f"{result['ms_per_decision']} ms/decision (max {result['max_ms_per_decision']})",
             flush=True,
@@ -201,9 +213,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         json.dumps(
             {
+                "game": game.name,
                 "budgets": results,
                 "players": PLAYERS,
-                "preset": "amigo",
+                "preset": preset,
                 "settings": settings,
                 "processes": args.processes,
                 "wall_s": round(seconds, 1),

@@ -397,3 +397,17 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
     def determinize(self, obs: ObsT, rng: random.Random) -> StateT:
         """Optional: a full state consistent with ``obs`` (for search bots)."""
         raise CapabilityMissingError(f"{self.title} offers no determinize")
+
+    # Search (arena/policies/ismcts.py): optional judgements of a match not yet over.
+    def standings(self, state: StateT) -> Sequence[float] | None:
+        """Optional: per seat, how well it stands now (higher is better; only the order
+        between seats counts), so a search can judge a playout it cuts short. None (the
+        default): the game cannot tell before the end, and playouts run to it."""
+        return None
+
+    def progress(self, state: StateT) -> tuple[int, int]:
+        """Where the match is, for a search that cuts playouts short: (stage, turn).
+        A stage is a part of the match judged on its own (a deal): a search does not
+        look past the end of the one it started in. Turns count within a stage. The
+        default: one stage, turn 0 (needed only with ``standings``)."""
+        return (0, 0)

@@ -15,6 +15,7 @@ from arena.games.base import (
     PolicyFactory,
     RatingDefaults,
 )
+from arena.policies.ismcts import SearchFactory
 from arena.policies.random_policy import RandomPolicy
 from arena.v1 import bot_pb2
 
@@ -24,7 +25,6 @@ from .board import BOARD
 from .cards import JOKER, NUM_CARDS, VALUE_OF
 from .engine import apply, apply_unchecked, new_game, new_game_from_decks, shuffle_decks
 from .greedy import GreedyPolicy
-from .ismcts import IsmctsPolicy
 from .observation import Observation, observe
 from .options import DEFAULT_PRESET, PRESETS, GameConfig, make_config
 from .replay_text import replay_lines
@@ -101,7 +101,7 @@ class AbluxxenWire(GameWire[GameConfig, Observation, Action]):
 
 def _policies() -> dict[str, PolicyFactory]:
     # ismcts in process: its iteration budget only (no time limit), so leagues replay.
-    return {"random": RandomPolicy, "greedy": GreedyPolicy, "ismcts": IsmctsPolicy}
+    return {"random": RandomPolicy, "greedy": GreedyPolicy, "ismcts": SearchFactory("abluxxen")}
 
 
 _KINDS: Final = tuple(DecisionKind)
@@ -195,6 +195,23 @@ class Abluxxen(Game[GameConfig, State, Observation, Action]):
     def result(self, state: State) -> MatchResult | None:
         """Totals over the deals."""
         return state.result
+
+    def standings(self, state: State) -> list[float]:
+        """Match score so far, the deal being played counted as if it ended now; fewer
+        hand cards break ties (the amigo tie-break, which ``shared`` ties only refine)."""
+        scores = list(state.match_scores)
+        hands = list(state.match_hands)
+        if state.kind is not None:
+            live = state.deal_scores()
+            for seat in range(state.config.players):
+                scores[seat] += live[seat]
+                hands[seat] += state.hand_sizes[seat]
+        # Scores are whole numbers and a hand holds far fewer than 1000 cards.
+        return [score - hand / 1000 for score, hand in zip(scores, hands, strict=True)]
+
+    def progress(self, state: State) -> tuple[int, int]:
+        """(deal, turn in the deal)."""
+        return (state.deal, state.turn)
 
     def state_to_json(self, state: State) -> dict[str, Any]:
         """docs/json-formats.md."""

@@ -73,6 +73,10 @@ class GreedyPolicy:
                 best.append(action)
         return best[0] if len(best) == 1 else self._rng.choice(best)
 
+    def ranked(self, obs: Observation) -> list[Action]:
+        """``ranked``: the order in which a search (``arena/policies/ismcts.py``) widens."""
+        return ranked(obs)
+
 
 def ranked(obs: Observation) -> list[Action]:
     """The legal actions, best first by the same scores ``GreedyPolicy`` uses (ties in

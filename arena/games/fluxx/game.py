@@ -17,6 +17,7 @@ from arena.games.base import (
     PolicyFactory,
     RatingDefaults,
 )
+from arena.policies.ismcts import SearchFactory
 from arena.policies.random_policy import RandomPolicy
 from arena.v1 import bot_pb2
 
@@ -25,7 +26,7 @@ from .actions import NUM_ACTION_CODES, Action, DecisionKind, fallback, from_code
 from .board import BOARD
 from .cards import DECK_CARDS, NUM_CARDS
 from .engine import apply, apply_unchecked, new_game, new_game_from_seed
-from .greedy import GreedyPolicy
+from .greedy import GreedyPolicy, standings
 from .observation import Observation, observe
 from .options import DEFAULT_PRESET, PRESETS, GameConfig, make_config, preset_of
 from .replay_text import replay_lines
@@ -106,7 +107,8 @@ _SCALARS: Final = 19
 
 
 def _policies() -> dict[str, PolicyFactory]:
-    return {"random": RandomPolicy, "greedy": GreedyPolicy}
+    # ismcts in process: its iteration budget only (no time limit), so leagues replay.
+    return {"random": RandomPolicy, "greedy": GreedyPolicy, "ismcts": SearchFactory("fluxx")}
 
 
 class Fluxx(Game[GameConfig, State, Observation, Action]):
@@ -193,6 +195,14 @@ class Fluxx(Game[GameConfig, State, Observation, Action]):
     def result(self, state: State) -> Result | None:
         """The winner and ranks once over."""
         return state.result
+
+    def standings(self, state: State) -> list[float]:
+        """``greedy.standings``: progress towards the Goals in play."""
+        return standings(state)
+
+    def progress(self, state: State) -> tuple[int, int]:
+        """One stage; turns started."""
+        return (0, state.turn)
 
     def fallback(self, obs: Observation) -> Action:
         """§14: STOP or DONE if legal, else the first canonical action."""

@@ -136,13 +136,39 @@ class GreedyPolicy:
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
-        world = determinize(obs, self._rng)
-        seat = obs.seat
+        scores = self._scores(obs)
         best, best_score = legal[0], -2 * WIN
-        for action in legal:
-            trial = world.clone()
-            apply_unchecked(trial, action)
-            score = evaluate(trial, seat)
+        for action, score in zip(legal, scores, strict=True):
             if score > best_score:
                 best, best_score = action, score
         return best
+
+    def ranked(self, obs: Observation) -> list[Action]:
+        """The legal actions, best first (ties in canonical order): the order in which a
+        search (``arena/policies/ismcts.py``) widens."""
+        legal = obs.legal
+        if len(legal) == 1:
+            return list(legal)
+        scores = self._scores(obs)
+        order = sorted(range(len(legal)), key=lambda index: -scores[index])
+        return [legal[index] for index in order]
+
+    def _scores(self, obs: Observation) -> list[float]:
+        """Each legal action's outcome, scored on one world sampled from ``obs``."""
+        world = determinize(obs, self._rng)
+        seat = obs.seat
+        scores = []
+        for action in obs.legal:
+            trial = world.clone()
+            apply_unchecked(trial, action)
+            scores.append(evaluate(trial, seat))
+        return scores
+
+
+def standings(state: State) -> list[float]:
+    """Per seat, its progress towards the Goals in play, judged from everything (a
+    search's sampled world): how a search (``Game.standings``) ranks seats mid-match."""
+    return [
+        progress(state, seat, True) + HAND_CARD * len(state.hands[seat])
+        for seat in range(state.config.players)
+    ]
