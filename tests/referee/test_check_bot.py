@@ -104,16 +104,12 @@ def test_sample_bot_passes_check_bot(name: str) -> None:
         assert kind in result.stdout  # six games over all table sizes reach every kind
 
 
-ONE_GAME_BOTS = {"ismcts_bot.py"}
-"""Sample bots that play Abluxxen only (the search bot searches its engine)."""
-
-
-@pytest.mark.parametrize("name", sorted(set(sample_bot_commands()) - ONE_GAME_BOTS))
+@pytest.mark.parametrize("name", sorted(sample_bot_commands()))
 @pytest.mark.slow
 def test_sample_bot_plays_fluxx(name: str) -> None:
-    """Every sample bot but the search bot plays the second game too: the Node bot by
-    answering legal_index alone, the Python bots through the SDK (the greedy one by
-    Fluxx's own greedy policy)."""
+    """Every sample bot plays the second game too: the Node bot by answering
+    legal_index alone, the Python bots through the SDK (the greedy one by Fluxx's own
+    greedy policy, the search bot by the generic search on Fluxx)."""
     with running(runnable_command(name)) as endpoint:
         result = check_bot(endpoint, "--game", "fluxx", "--games", "5", "--seed", "3")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -88,9 +88,9 @@ def progress(state: State, seat: int, mine: bool) -> float:
         if needs:
             if goal == PARTY_SNACKS:
                 needs = needs[: 2 + inflation(state)]
-            score = sum(ON_TABLE for c in needs if loc[c] == table)
+            score = ON_TABLE * sum(1 for c in needs if loc[c] == table)
             if mine:
-                score += sum(IN_HAND for c in needs if loc[c] == hand)
+                score += IN_HAND * sum(1 for c in needs if loc[c] == hand)
         elif goal == FIVE_KEEPERS:
             score = ON_TABLE * state.keepers[seat] * 2 / (5 + inflation(state))
         else:
