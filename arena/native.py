@@ -34,9 +34,8 @@ PACKAGES: Final = {
         "cards.py",
         "engine.py",
         "events.py",
-        # The search bot and its guide: their playouts are most of a decision's cost.
+        # The search bot's guide and playout policy: most of a decision's cost.
         "greedy.py",
-        "ismcts.py",
         "observation.py",
         # Not options.py: its dataclasses check their fields' types themselves, with
         # clear errors, which a compiled __init__ would pre-empt; and it is not hot.

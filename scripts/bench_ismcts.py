@@ -11,8 +11,9 @@ worker processes (run it under ``nice -n 10`` on a shared machine).
 Per budget it prints the win share (a first place shared by k seats counts 1/k), the
 average rank, each with its standard error over matches, and the search time per
 decision, wall and CPU (decisions with one legal action are not searched and not
-counted), and the win share's 95% interval (Wilson). ``--max-minutes`` stops a run early and reports the matches that finished;
-the budgets are interleaved, so each has played about as many.
+counted), and the win share's 95% interval (Wilson). ``--max-minutes`` stops a run
+early and reports the matches that finished; the budgets are interleaved, so each has
+played about as many.
 Last line JSON: {"game", "preset", "budgets": [{"iterations", "matches", "win_share",
 "win_share_se", "win_share_ci95", "avg_rank", "avg_rank_se", "ms_per_decision",
 "max_ms_per_decision", "cpu_ms_per_decision"}, ...], "stopped_early", ...}.
@@ -113,7 +114,7 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def summary(iterations: int, outcomes: list[Outcome]) -> dict[str, object]:
+def summary(iterations: int, outcomes: list[Outcome]) -> dict[str, Any]:
     """The figures of one budget."""
     win, win_se = mean_se([o.win for o in outcomes])
     low, high = wilson(sum(o.win for o in outcomes), len(outcomes))
@@ -178,9 +179,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     # Interleaved (match 0 at every budget, then match 1, ...): whenever the run stops,
     # every budget has played about as many matches, on the same deals.
     tasks = [
-        (b, i, args.seed, game.name, preset, settings)
-        for i in range(args.matches)
-        for b in budgets
+        (b, i, args.seed, game.name, preset, settings) for i in range(args.matches) for b in budgets
     ]
     outcomes: dict[int, list[Outcome]] = {b: [] for b in budgets}
     started = time.perf_counter()

@@ -51,13 +51,13 @@ sys.path.insert(0, str(ROOT))
 
 from arena.games import get as get_game  # noqa: E402
 from arena.games.abluxxen.greedy import GreedyPolicy  # noqa: E402
-from arena.games.abluxxen.ismcts import IsmctsPolicy  # noqa: E402
 from arena.league.commit import Standings  # noqa: E402
 from arena.league.config import SCHEDULES  # noqa: E402
 from arena.league.groups import group_seats  # noqa: E402
 from arena.league.joint import Outcomes, fit, ranked  # noqa: E402
 from arena.league.rating import RatingModel, Skill  # noqa: E402
 from arena.league.schedule import Scheduler, derived_seed  # noqa: E402
+from arena.policies.ismcts import IsmctsPolicy  # noqa: E402
 from arena.store.rows import SeatRow  # noqa: E402
 
 Bot = tuple[str, float]
@@ -109,7 +109,9 @@ class Searcher:
     ``model_opponents`` as the policy's (False: every seat in the tree)."""
 
     def __init__(self, iterations: int, seed: int, *, model_opponents: bool = True) -> None:
-        self.policy = IsmctsPolicy(seed, iterations=iterations, model_opponents=model_opponents)
+        self.policy = IsmctsPolicy(
+            get_game("abluxxen"), seed, iterations=iterations, model_opponents=model_opponents
+        )
 
     def choose(self, obs: Any) -> Any:
         return self.policy.choose(obs)

@@ -20,12 +20,19 @@ own policies. Three things make a small budget useful, and each is the game's to
   (against greedy seats the model is close to exact; against other bots it is a guess);
 - **progressive widening** in the playout policy's order: a node offers only its best
   ``1 + widening * sqrt(visits)`` actions, so iterations go to plausible moves. The order
-  is the policy's ``ranked(obs)`` where it has one, else its own choice first and the
-  rest in the canonical order;
+  is the policy's ``ranked(obs, world)`` where it has one, else its own choice first and
+  the rest in the canonical order;
 - **short playouts**: where the game offers ``Game.standings`` (how each seat stands
   mid-match), a playout stops after ``rollout_turns`` turns or at the end of the stage
   it started in (``Game.progress``: an Abluxxen deal) and is judged by the standings
   then; elsewhere it runs to the end of the match.
+
+A policy that judges its options in a world it samples from the observation (Fluxx's
+greedy) may take the search's world instead: ``choose_in(obs, world)`` and
+``ranked(obs, world)`` (``world`` None: sample one) are used where the policy has them.
+The world is the search's sample, consistent with the searching seat's observation, so
+this saves the sampling, not a secret: but inside the search the other seats' model
+then judges in a world where the searching seat's hand is the real one.
 
 A seat's reward, in [0, 1], is ``WIN_WEIGHT`` for ranking first (alone or tied with all)
 plus the rest shared by the seats it beats (half for a tie): the ranks at the end of the
@@ -139,17 +146,23 @@ class IsmctsPolicy:
         self._playout_factory = game.policies.get(playout, RandomPolicy)
         self._clock = clock
         self._rng = random.Random(seed)
-        self._playout = self._new_playout()
+        self._new_playout()
         self.last = SearchStats(0, {})
         """The last search's statistics."""
 
-    def _new_playout(self) -> Policy:
-        return self._playout_factory(self._rng.getrandbits(64))
+    def _new_playout(self) -> None:
+        playout = self._playout_factory(self._rng.getrandbits(64))
+        self._playout: Policy = playout
+        # Optional hooks of the playout policy (see the module's docstring).
+        self._ranked: Callable[[Any, Any], Sequence[Any]] | None = getattr(playout, "ranked", None)
+        self._choose_in: Callable[[Any, Any], Any] = getattr(
+            playout, "choose_in", lambda view, _world: playout.choose(view)
+        )
 
     def match_start(self, info: MatchInfo) -> None:
         """Served as a bot: reseed from the match, so each match replays identically."""
         self._rng.seed(seed_for_match(info))
-        self._playout = self._new_playout()
+        self._new_playout()
 
     def choose(self, obs: Any) -> Any:
         """The root action visited most (ties: the playout policy's order)."""
@@ -170,20 +183,19 @@ class IsmctsPolicy:
         self.last = SearchStats(done, {c: n.visits for c, n in root.children.items()})
         best = None
         best_key = (-1, -1.0)
-        for action in self._ordered(obs):
+        for action in self._ordered(obs, None):
             child = root.children.get(code(action))
             if child is not None and (child.visits, child.total) > best_key:
                 best, best_key = action, (child.visits, child.total)
         assert best is not None  # the first iteration expands a root action
         return best
 
-    def _ordered(self, view: Any) -> Sequence[Any]:
-        """The legal actions of ``view``, most promising first by the playout policy."""
-        ranked = getattr(self._playout, "ranked", None)
-        if ranked is not None:
-            ordered: Sequence[Any] = ranked(view)
-            return ordered
-        first = self._playout.choose(view)
+    def _ordered(self, view: Any, world: Any) -> Sequence[Any]:
+        """The legal actions of ``view``, most promising first by the playout policy
+        (judged in ``world`` where it judges in a world: None, its own sample)."""
+        if self._ranked is not None:
+            return self._ranked(view, world)
+        first = self._playout.choose(view) if world is None else self._choose_in(view, world)
         return [first, *(a for a in view.legal if a != first)]
 
     def _iterate(self, root: _Node, obs: Any) -> None:
@@ -200,10 +212,10 @@ class IsmctsPolicy:
                 game.apply_legal(state, legal[0])
                 continue
             if self.model_opponents and seat != obs.seat:
-                game.apply_legal(state, self._playout.choose(view))
+                game.apply_legal(state, self._choose_in(view, state))
                 continue
             width = 1 + int(self.widening * math.sqrt(node.visits))
-            offered = self._ordered(view)[:width]
+            offered = self._ordered(view, state)[:width]
             children = node.children
             fresh: Any = None
             fresh_code = -1
@@ -243,13 +255,13 @@ class IsmctsPolicy:
         """The playout policy plays on (``rollout_turns`` turns within the stage, where
         the game can judge a cut; else to the end), then each seat's reward."""
         game = self.game
-        playout = self._playout
+        choose_in = self._choose_in
         cut = horizon.cuts
         stop_turn = horizon.turn(state) + self.rollout_turns
         while (seat := game.deciding(state)) is not None:
             if cut and (not horizon.same_stage(state) or horizon.turn(state) >= stop_turn):
                 break
-            game.apply_legal(state, playout.choose(game.observe(state, seat)))
+            game.apply_legal(state, choose_in(game.observe(state, seat), state))
         return rewards(game, state)
 
 

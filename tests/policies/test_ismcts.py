@@ -26,6 +26,12 @@ def ids(game: AnyGame) -> str:
     return game.name
 
 
+def deciding(game: AnyGame, state: Any) -> int:
+    seat = game.deciding(state)
+    assert seat is not None
+    return seat
+
+
 def play(game: AnyGame, policies: list[Policy], config: Any, seed: int) -> Iterator[Any]:
     """A match with checked ``apply``: each (state before, seat, action chosen)."""
     state = game.new_match(config, random.Random(seed))
@@ -104,8 +110,7 @@ def test_its_choices_do_not_depend_on_what_its_seat_cannot_see(game: AnyGame) ->
 @pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_it_runs_exactly_its_iteration_budget(game: AnyGame) -> None:
     for state in positions(game, seed=12)[:6]:
-        seat = game.deciding(state)
-        obs = game.observe(state, seat)
+        obs = game.observe(state, deciding(game, state))
         policy = IsmctsPolicy(game, 1, iterations=17)
         assert policy.choose(obs) in obs.legal
         if len(obs.legal) == 1:
@@ -125,9 +130,9 @@ def test_a_time_limit_cuts_the_search_short_on_its_clock() -> None:
 
     game = GAMES[0]
     state = next(
-        s for s in positions(game, seed=13) if len(game.observe(s, game.deciding(s)).legal) > 1
+        s for s in positions(game, seed=13) if len(game.observe(s, deciding(game, s)).legal) > 1
     )
-    obs = game.observe(state, game.deciding(state))
+    obs = game.observe(state, deciding(game, state))
     policy = IsmctsPolicy(game, 1, iterations=1000, time_limit_s=3.5, clock=clock)
     assert policy.choose(obs) in obs.legal
     # Read at the start (1.0: stop at 4.5); the first iteration always runs; the
@@ -176,8 +181,8 @@ def test_it_beats_random_seats_clearly(game: AnyGame) -> None:
         policies: list[Policy] = [RandomPolicy(10 * index + s) for s in range(4)]
         policies[seat] = IsmctsPolicy(game, index, iterations=20)
         state = game.new_match(config, random.Random(100 + index))
-        while (deciding := game.deciding(state)) is not None:
-            game.apply_legal(state, policies[deciding].choose(game.observe(state, deciding)))
+        while (seat_now := game.deciding(state)) is not None:
+            game.apply_legal(state, policies[seat_now].choose(game.observe(state, seat_now)))
         result = game.result(state)
         assert result is not None
         if result.ranks[seat] == 1:

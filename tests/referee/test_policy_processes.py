@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 from arena.games import get as get_game
-from arena.games.abluxxen.ismcts import IsmctsPolicy
 from arena.policies import RandomPolicy, builtin_factory
 from arena.referee import (
     FaultKind,
@@ -170,11 +169,8 @@ def test_a_hosted_builtin_plays_the_same_match_as_in_process(
     """Built in the worker from its factory and seed, fed the bot's request (the
     game's wire): the same choices, decision for decision, as the same policy on a
     thread; a policy keeps its state from one decision to the next."""
-    thinker: Any = (
-        functools.partial(IsmctsPolicy, iterations=4)
-        if game == "abluxxen"
-        else builtin_factory(get_game("fluxx"), "greedy")
-    )
+    search: Any = builtin_factory(get_game(game), "ismcts")
+    thinker = functools.partial(search, iterations=4)
 
     def play(hosted: bool) -> MatchOutcome:
         def seat(name: str, factory: Any, seed: int) -> Seat:

@@ -73,8 +73,9 @@ class GreedyPolicy:
                 best.append(action)
         return best[0] if len(best) == 1 else self._rng.choice(best)
 
-    def ranked(self, obs: Observation) -> list[Action]:
-        """``ranked``: the order in which a search (``arena/policies/ismcts.py``) widens."""
+    def ranked(self, obs: Observation, world: object = None) -> list[Action]:
+        """``ranked``: the order in which a search (``arena/policies/ismcts.py``) widens
+        (these heuristics judge the observation alone: no ``world``)."""
         return ranked(obs)
 
 

@@ -133,29 +133,37 @@ class GreedyPolicy:
 
     def choose(self, obs: Observation) -> Action:
         """The legal action whose outcome scores best."""
+        return self.choose_in(obs, None)
+
+    def choose_in(self, obs: Observation, world: State | None) -> Action:
+        """``choose``, judged in ``world`` (a state consistent with ``obs``: a search's
+        sample) instead of one sampled here; None: sample one."""
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
-        scores = self._scores(obs)
+        scores = self._scores(obs, world)
         best, best_score = legal[0], -2 * WIN
         for action, score in zip(legal, scores, strict=True):
             if score > best_score:
                 best, best_score = action, score
         return best
 
-    def ranked(self, obs: Observation) -> list[Action]:
-        """The legal actions, best first (ties in canonical order): the order in which a
-        search (``arena/policies/ismcts.py``) widens."""
+    def ranked(self, obs: Observation, world: State | None = None) -> list[Action]:
+        """The legal actions, best first (ties in canonical order), judged as
+        ``choose_in`` judges: the order in which a search (``arena/policies/ismcts.py``)
+        widens."""
         legal = obs.legal
         if len(legal) == 1:
             return list(legal)
-        scores = self._scores(obs)
+        scores = self._scores(obs, world)
         order = sorted(range(len(legal)), key=lambda index: -scores[index])
         return [legal[index] for index in order]
 
-    def _scores(self, obs: Observation) -> list[float]:
-        """Each legal action's outcome, scored on one world sampled from ``obs``."""
-        world = determinize(obs, self._rng)
+    def _scores(self, obs: Observation, world: State | None) -> list[float]:
+        """Each legal action's outcome, scored on ``world`` (None: one sampled from
+        ``obs``)."""
+        if world is None:
+            world = determinize(obs, self._rng)
         seat = obs.seat
         scores = []
         for action in obs.legal:
