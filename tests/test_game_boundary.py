@@ -14,7 +14,7 @@ import pytest
 from arena.games import all_games
 
 ROOT = Path(__file__).resolve().parents[1] / "arena"
-LAYERS = ("referee", "league", "store", "server", "sdk", "cli", "web")
+LAYERS = ("policies", "referee", "league", "store", "server", "sdk", "cli", "web")
 ALLOWED_GAME_MODULES = {"arena.games", "arena.games.base", "arena.games.registry"}
 
 

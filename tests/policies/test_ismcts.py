@@ -170,15 +170,18 @@ def test_the_reward_follows_the_final_ranks(game: AnyGame) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
+@pytest.mark.slow
 def test_it_beats_random_seats_clearly(game: AnyGame) -> None:
-    # Seeded, so the outcome is fixed: a small budget against three random seats wins
-    # most of a few matches (random's own share would be a quarter).
-    config = game.make_config(4)
+    # Seeded, so the outcome is fixed: a small budget wins nearly all of a few
+    # two-player matches against random (whose own share would be half). At four seats
+    # Fluxx is too much a game of luck for a few matches to tell (greedy itself won 3 of
+    # 8 against three random seats).
+    config = game.make_config(2)
     wins = 0.0
-    matches = 4
+    matches = 6
     for index in range(matches):
-        seat = index % 4
-        policies: list[Policy] = [RandomPolicy(10 * index + s) for s in range(4)]
+        seat = index % 2
+        policies: list[Policy] = [RandomPolicy(10 * index + s) for s in range(2)]
         policies[seat] = IsmctsPolicy(game, index, iterations=20)
         state = game.new_match(config, random.Random(100 + index))
         while (seat_now := game.deciding(state)) is not None:
@@ -187,7 +190,7 @@ def test_it_beats_random_seats_clearly(game: AnyGame) -> None:
         assert result is not None
         if result.ranks[seat] == 1:
             wins += 1 / result.ranks.count(1)
-    assert wins >= 3
+    assert wins >= 5
 
 
 @pytest.mark.parametrize(
