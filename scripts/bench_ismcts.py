@@ -188,6 +188,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         for task, outcome in zip(tasks, pool.imap(play, tasks, chunksize=1), strict=False):
             outcomes[task[0]].append(outcome)
+            done = sum(len(o) for o in outcomes.values())
+            if done % 20 == 0:  # progress, for long runs
+                print(f"{done}/{len(tasks)} matches", file=sys.stderr, flush=True)
             if args.max_minutes and time.perf_counter() - started > 60 * args.max_minutes:
                 stopped_early = True
                 break

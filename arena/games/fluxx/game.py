@@ -108,7 +108,10 @@ _SCALARS: Final = 19
 
 def _policies() -> dict[str, PolicyFactory]:
     # ismcts in process: its iteration budget only (no time limit), so leagues replay.
-    return {"random": RandomPolicy, "greedy": GreedyPolicy, "ismcts": SearchFactory("fluxx")}
+    # Half Abluxxen's budget and playout: a Fluxx turn is several plays, each a greedy
+    # decision that tries every card in a world (docs/BENCHMARKS.md, "ISMCTS").
+    search = SearchFactory("fluxx", (("iterations", 100), ("rollout_turns", 4)))
+    return {"random": RandomPolicy, "greedy": GreedyPolicy, "ismcts": search}
 
 
 class Fluxx(Game[GameConfig, State, Observation, Action]):
