@@ -179,7 +179,7 @@ def create_app(
     """The web app over ``source``, answering requests whose ``Host`` is one of
     ``hosts`` (``guards.allowed_hosts``); ``routes`` adds routes (before the built-in
     ones); ``play`` serves the human seat's tables (none without it)."""
-    from . import boards, pages, play_pages  # the route handlers import this module's helpers
+    from . import boards, live_pages, pages, play_pages  # they import this module's helpers
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -199,6 +199,7 @@ def create_app(
             *(routes or []),
             *pages.ROUTES,
             *boards.ROUTES,
+            *live_pages.ROUTES,
             *play_pages.ROUTES,
             Route("/static/{name}", static_file),
         ],

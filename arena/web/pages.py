@@ -89,12 +89,17 @@ def _position(
 
 LADDERS_SHOWN: Final = 200
 """Ladders the home page lists, at most (by id)."""
+IN_PLAY_SHOWN: Final = 50
+"""Matches in progress the home page lists, at most (the newest)."""
 
 
 async def index(request: Request) -> Response:
-    """The games, their ladders in words with their newest match, and the human seat."""
+    """The matches in progress, the games, their ladders in words with their newest
+    match, and the human seat."""
     source = source_of(request)
     playing = request.app.state.play is not None
+    in_play = sorted(source.in_play(), key=lambda m: m.started_at, reverse=True)[:IN_PLAY_SHOWN]
+    watchable = {m.match_id for m in in_play if source.watching(m.match_id) is not None}
 
     def job(store: Store) -> str:
         shown = [name for name in store.ladders() if source.shows(name)][:LADDERS_SHOWN]
@@ -105,6 +110,8 @@ async def index(request: Request) -> Response:
             heads=ladder_heads(store, shown),
             games=all_games(),
             playing=playing,
+            in_play=in_play,
+            watchable=watchable,
         )
 
     return HTMLResponse(await read(request, job))
