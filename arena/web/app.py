@@ -1,19 +1,18 @@
 """The app factory: routes, static files, the request guards (``guards.py``: the Host,
-the body's size, ``nosniff``), the read limit, plain-word errors and strict numbers.
+the body's size, ``nosniff``), the read limit and the error pages.
 
 Every handler hands its read (and its rendering) to the source's read pool with
-``read(request, job)``; the event loop only routes and sends. Only GET (and HEAD) exist,
-but for the human seat's tables (``play.py``: a person's own match, on loopback or with
-the play token): nothing a visitor sends changes the database.
+``handling.read(request, job)``; the event loop only routes and sends. Only GET (and
+HEAD) exist, but for the human seat's tables (``play_pages``: a person's own match, on
+loopback or with the play token): nothing a visitor sends changes the database.
 """
 
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
-from typing import Any, Final, TypeVar
+from typing import Final
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -32,52 +31,15 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from arena.server.intervals_cache import stop_fit_worker
 from arena.server.pages import PageTokens
 from arena.server.ratelimit import TokenBuckets, peer_key
-from arena.store import Store, open_store
+from arena.store import open_store
 
-from . import assets
+from . import assets, boards, pages, play_pages
 from .data import LadderIntervals, Shared
 from .guards import AllowedHosts, BodyLimit, HostCheck, NoSniff
+from .handling import Refused, page, read
+from .live import Live
 from .play_room import PlayRoom
-from .render import render
 from .source import WebSource
-
-T = TypeVar("T")
-
-
-class Refused(HTTPException):
-    """A request answered with an error status and a message in plain words."""
-
-
-_WHOLE: Final = re.compile(r"[0-9]{1,9}")
-_SIGNED: Final = re.compile(r"-?[0-9]{1,9}")
-
-
-def whole_number(text: str, what: str, *, negative: bool = False) -> int:
-    """``text`` as a number of at most 9 ASCII digits (with ``negative``, after an
-    optional ``-``); Refused (400) otherwise, naming ``what``. ``int()`` alone would take
-    other scripts' digits and fail on others that ``str.isdigit`` admits (``²``)."""
-    if (_SIGNED if negative else _WHOLE).fullmatch(text) is None:
-        raise Refused(400, f"{what} must be a whole number (0, 1, 2, ...), not {text[:20]!r}")
-    return int(text)
-
-
-def source_of(request: Request) -> WebSource:
-    """The app's source."""
-    source: WebSource = request.app.state.source
-    return source
-
-
-async def read(request: Request, job: Callable[[Store], T]) -> T:
-    """``job(store)`` on the read pool (503 while the pool has all it takes)."""
-    source = source_of(request)
-    if source.reads.busy:
-        raise Refused(503, "the arena is answering many reads at the moment; try again in a second")
-    return await source.reads.run(job)
-
-
-def page(template: str, **context: Any) -> Callable[[Store], str]:
-    """A job that renders ``template`` (on the read pool's thread, off the loop)."""
-    return lambda _store: render(template, **context)
 
 
 class ReadLimit:
@@ -179,7 +141,6 @@ def create_app(
     """The web app over ``source``, answering requests whose ``Host`` is one of
     ``hosts`` (``guards.allowed_hosts``); ``routes`` adds routes (before the built-in
     ones); ``play`` serves the human seat's tables (none without it)."""
-    from . import boards, pages, play_pages  # the route handlers import this module's helpers
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -191,8 +152,6 @@ def create_app(
             await app.state.live.close()
             source.close()
             stop_fit_worker()
-
-    from .live import Live
 
     app = WebApp(
         routes=[
