@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
+from http import HTTPStatus
 from typing import Final
 
 from starlette.applications import Starlette
@@ -31,14 +32,16 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from arena.server.intervals_cache import stop_fit_worker
 from arena.server.pages import PageTokens
 from arena.server.ratelimit import TokenBuckets, peer_key
-from arena.store import open_store
+from arena.store import Store, open_store
 
 from . import assets, boards, pages, play_pages
 from .data import LadderIntervals, Shared
 from .guards import AllowedHosts, BodyLimit, HostCheck, NoSniff
-from .handling import Refused, page, read
+from .handling import Refused, read, source_of
 from .live import Live
+from .pages import MAX_PARAM
 from .play_room import PlayRoom
+from .render import render
 from .source import WebSource
 
 
@@ -76,18 +79,57 @@ def _is_play(path: str) -> bool:
     return path == "/play" or path.startswith("/play/")
 
 
+HEADINGS: Final = {
+    400: "This address asks for something the arena cannot read",
+    403: "Not allowed",
+    404: "Not found",
+    405: "Not allowed here",
+    500: "The arena failed to answer",
+    503: "The arena is busy",
+}
+"""An error page's title, by status (other statuses: HTTP's own phrase)."""
+
+
 async def _error(request: Request, error: Exception) -> Response:
+    """The error as JSON under ``/api/``, else as a page with the site's header, a title
+    that says what is wrong, and a way back: the first page, and the ladder the address
+    names when there is one."""
     status = error.status_code if isinstance(error, HTTPException) else 500
     detail = error.detail if isinstance(error, HTTPException) else "the arena failed to answer"
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": detail}, status_code=status)
-    text = await read(request, page("error.html", status=status, message=detail))
+    source = source_of(request)
+    named = request.query_params.get("ladder", "")
+    context = {
+        "title": source.title,
+        "status": status,
+        "heading": HEADINGS.get(status) or HTTPStatus(status).phrase,
+        "message": detail,
+    }
+
+    def job(store: Store) -> str:
+        known = 0 < len(named) <= MAX_PARAM and source.shows(named) and named in store.ladders()
+        return render("error.html", ladder=named if known else None, **context)
+
+    try:
+        text = await read(request, job)
+    except Refused:  # the read pool is full: the page without the ladder's link, here
+        text = render("error.html", ladder=None, **context)
     return HTMLResponse(text, status_code=status)
 
 
 async def static_file(request: Request) -> Response:
-    """One of our scripts or styles (``assets``: hashed names cached for a year)."""
-    name = request.path_params["name"]
+    """One of our scripts, styles or icons (``assets``: hashed names cached for a year)."""
+    return _static(request, request.path_params["name"])
+
+
+async def favicon(request: Request) -> Response:
+    """``/favicon.ico``, asked for by clients that read no page's ``<link rel=icon>``:
+    the SVG icon, revalidated (the pages link its hashed name)."""
+    return _static(request, "favicon.svg")
+
+
+def _static(request: Request, name: str) -> Response:
     asset = assets.static_files().get(name)
     if asset is None:
         raise Refused(404, f"no static file {name[:100]!r} here")
@@ -99,7 +141,7 @@ async def static_file(request: Request) -> Response:
     )
 
 
-UNCOMPRESSED: Final = ("/static/", "/game/", "/events", "/play")
+UNCOMPRESSED: Final = ("/static/", "/favicon.ico", "/game/", "/events", "/play")
 """Paths the ``Compress`` middleware leaves alone: files compressed once at start
 (``assets``); the live stream (each event must go out as it is written); the human
 seat's tables (a person's own, small, behind a cookie: no compressed answer there for
@@ -160,6 +202,7 @@ def create_app(
             *boards.ROUTES,
             *play_pages.ROUTES,
             Route("/static/{name}", static_file),
+            Route("/favicon.ico", favicon),
         ],
         middleware=[
             Middleware(HostCheck, hosts=hosts),

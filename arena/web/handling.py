@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from arena.store import Store
 
-from .render import render
 from .source import WebSource
 
 T = TypeVar("T")
@@ -50,8 +49,3 @@ async def read(request: Request, job: Callable[[Store], T]) -> T:
     if source.reads.busy:
         raise Refused(503, "the arena is answering many reads at the moment; try again in a second")
     return await source.reads.run(job)
-
-
-def page(template: str, **context: Any) -> Callable[[Store], str]:
-    """A job that renders ``template`` (on the read pool's thread, off the loop)."""
-    return lambda _store: render(template, **context)
