@@ -19,7 +19,7 @@ from arena.games import CapabilityMissingError
 from arena.referee.live import LiveMatch
 from arena.store import Store
 
-from .app import Refused, read, source_of
+from .handling import Refused, read, source_of
 from .render import board_template, render
 
 REFRESH_MS: Final = 1000

@@ -1,5 +1,5 @@
 """The pages and their JSON twins. Each handler checks its parameters, then hands one
-job (read and render) to the read pool: see ``app.read``."""
+job (read and render) to the read pool: see ``handling.read``."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from arena.store.web_reads import (
 )
 
 from . import data, replays
-from .app import Refused, read, source_of
+from .handling import Refused, read, source_of
 from .ladders import by_game, label
 from .live import event
 from .owners import bot_json, public_bot
