@@ -19,6 +19,7 @@ from arena.server.app import Companion, RunningArena, serve
 from arena.server.config import (
     DEFAULT_PORT,
     DEFAULT_READ_BURST,
+    DEFAULT_READ_PROCESSES,
     DEFAULT_READ_RATE,
     ServeConfig,
     ServeConfigError,
@@ -160,6 +161,13 @@ def register(sub: Any) -> None:
         help=f"reads a client address may make at once (default {DEFAULT_READ_BURST})",
     )
     parser.add_argument(
+        "--read-processes",
+        type=int,
+        default=DEFAULT_READ_PROCESSES,
+        help="processes of their own the public reads run in, apart from the referee "
+        f"(default {DEFAULT_READ_PROCESSES}; 0: threads of the arena's process)",
+    )
+    parser.add_argument(
         "--web-port",
         type=int,
         help="also serve the web app (live leaderboard, matches, replays) on this port "
@@ -245,6 +253,7 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         tau=args.tau,
         read_rate=args.read_rate,
         read_burst=args.read_burst,
+        read_processes=args.read_processes,
         executor=args.executor,
         workers=args.workers,
         ray_address=args.ray_address,
