@@ -26,6 +26,7 @@ from .registry import (
     UnknownGameError,
     all_games,
     by_oneof,
+    families,
     get,
     names,
     preset_or_default,

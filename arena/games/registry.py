@@ -4,6 +4,11 @@ A built-in game is listed here by the module that defines it, and imported the f
 it is asked for; that module's ``GAME`` is the game. Another package registers its game
 by calling ``register`` (or through the ``arena.games`` entry point group, whose entries
 name such a module). Nothing above ``arena/games`` imports a game's package.
+
+A family of games is named ``FAMILY:SPEC`` (``openspiel:leduc_poker``): the family's
+module resolves the spec (its ``resolve(spec)`` returns the game or raises
+UnknownGameError saying why), so its games are never listed one by one; ``names()``
+lists the built-in and registered games only, ``families()`` how to name a family's.
 """
 
 from __future__ import annotations
@@ -23,12 +28,24 @@ BUILTIN_GAMES: Final[dict[str, str]] = {
 }
 """Built-in games by name: the module whose ``GAME`` is the game."""
 
+FAMILIES: Final[dict[str, tuple[str, str]]] = {
+    "openspiel": (
+        "arena.games.openspiel.family",
+        "openspiel:NAME[(params)], any game OpenSpiel registers, in its own game-string "
+        "syntax (e.g. openspiel:leduc_poker, 'openspiel:goofspiel(num_cards=4)')",
+    ),
+}
+"""Families of games by prefix: the module that resolves a ``PREFIX:SPEC`` name, and how
+to name one of its games (help texts)."""
+
 ENTRY_POINT_GROUP: Final = "arena.games"
 
 AnyGame = Game[Any, Any, Any, Any]
 """A game as the layers above see it: its own types are opaque to them."""
 
 _games: dict[str, AnyGame] = {}
+_family_games: dict[str, AnyGame] = {}
+"""Family games resolved so far, by the name asked for (kept out of ``names()``)."""
 
 
 class UnknownGameError(LookupError):
@@ -61,14 +78,41 @@ def names() -> list[str]:
     return sorted(set(_games) | set(_modules()))
 
 
+def families() -> list[str]:
+    """How to name a game of each family, for help texts."""
+    return [how for _, how in FAMILIES.values()]
+
+
+def _family_game(name: str) -> AnyGame:
+    """The game ``PREFIX:SPEC`` of a family, resolved by the family's module."""
+    game = _family_games.get(name)
+    if game is not None:
+        return game
+    prefix, _, spec = name.partition(":")
+    family = FAMILIES.get(prefix)
+    if family is None:
+        raise UnknownGameError(
+            f"unknown game {name!r}; the arena plays: {', '.join(names())}, "
+            f"and {'; '.join(families())}"
+        )
+    resolved: AnyGame = importlib.import_module(family[0]).resolve(spec)
+    _family_games[name] = _family_games[resolved.name] = resolved
+    return resolved
+
+
 def get(name: str) -> AnyGame:
     """The game called ``name``; UnknownGameError naming the known games otherwise."""
     game = _games.get(name)
     if game is not None:
         return game
+    if ":" in name:
+        return _family_game(name)
     module = _modules().get(name)
     if module is None:
-        raise UnknownGameError(f"unknown game {name!r}; the arena plays: {', '.join(names())}")
+        raise UnknownGameError(
+            f"unknown game {name!r}; the arena plays: {', '.join(names())}, "
+            f"and {'; '.join(families())}"
+        )
     loaded: AnyGame = importlib.import_module(module).GAME
     _games.setdefault(name, loaded)
     return _games[name]
@@ -94,7 +138,7 @@ def by_oneof(field: str) -> AnyGame | None:
     """The game whose protobuf oneof field is ``field`` (a request's ``game`` case).
     The games already loaded are asked first: importing every other game's package is
     done only for a field none of them has."""
-    for game in list(_games.values()):
+    for game in [*_games.values(), *_family_games.values()]:
         if game.wire.oneof == field:
             return game
     for game in all_games():
