@@ -27,8 +27,10 @@ from .registry import (
     all_games,
     by_oneof,
     families,
+    family_wildcards,
     get,
     names,
+    plays,
     preset_or_default,
     register,
 )

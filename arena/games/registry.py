@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Sequence
 from typing import Any, Final
 
 from .base import Game
@@ -81,6 +82,21 @@ def names() -> list[str]:
 def families() -> list[str]:
     """How to name a game of each family, for help texts."""
     return [how for _, how in FAMILIES.values()]
+
+
+def family_wildcards() -> list[str]:
+    """``FAMILY:*`` for every family: in a bot's Hello, one entry that declares it plays
+    every game of the family (see ``plays``)."""
+    return [f"{prefix}:*" for prefix in FAMILIES]
+
+
+def plays(declared: Sequence[str], game: str) -> bool:
+    """Whether a bot that declares the games ``declared`` plays ``game``: an empty list
+    means any game, an entry ``FAMILY:*`` every game of that family."""
+    if not declared or game in declared:
+        return True
+    prefix, colon, _ = game.partition(":")
+    return bool(colon) and f"{prefix}:*" in declared
 
 
 def _family_game(name: str) -> AnyGame:
