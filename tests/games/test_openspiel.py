@@ -18,10 +18,10 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from arena.cli import main as arena_main  # noqa: E402
-from arena.games import UnknownGameError, by_oneof, get, names, plays  # noqa: E402
-from arena.games import conformance_kit as kit  # noqa: E402
-from arena.games.openspiel import family  # noqa: E402
+from arena.cli import main as arena_main
+from arena.games import UnknownGameError, by_oneof, get, names, plays
+from arena.games import conformance_kit as kit
+from arena.games.openspiel import family
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,7 +61,7 @@ def _table(entry: str) -> tuple[Any, Any, bool]:
 
 @pytest.mark.parametrize("entry", CURATED)
 def test_curated_game_passes_the_conformance_kit(entry: str) -> None:
-    game, config, hidden = _table(entry)
+    game, config, _ = _table(entry)
     kit.check_facts(game)
     kit.check_config_json(game, config)
     kit.check_start_round_trip(game, config)
@@ -178,7 +178,7 @@ def test_an_illegal_or_malformed_action_is_refused() -> None:
     state = game.new_match(config, random.Random(0))
     game.apply(state, 4, 0)
     for action, seat in ((4, 1), ("4", 1), (3, 0), (99, 1)):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"turn|action"):
             game.apply(state, action, seat)
 
 

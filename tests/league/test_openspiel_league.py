@@ -8,14 +8,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("pyspiel")
 
-from arena.league.config import Entrant, LeagueConfig  # noqa: E402
-from arena.league.runner import run_league  # noqa: E402
-from arena.store import open_store  # noqa: E402
+from arena.league.config import Entrant, LeagueConfig
+from arena.league.runner import run_league
+from arena.store import open_store
 
 GAME = "openspiel:leduc_poker"
 
@@ -54,7 +55,7 @@ def _run(db: str, stop_after: int | None = None) -> None:
     asyncio.run(main())
 
 
-def _dump(db: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+def _dump(db: str) -> tuple[list[Any], list[Any]]:
     store = open_store(db, create=False)
     try:
         seats = list(

@@ -42,7 +42,9 @@ def canonical_spec(spec: str) -> str:
     try:
         params = pyspiel.game_parameters_from_string(spec.strip())
     except Exception as error:  # pyspiel.SpielError
-        raise UnknownGameError(f"openspiel:{spec}: not an OpenSpiel game string ({error})")
+        raise UnknownGameError(
+            f"openspiel:{spec}: not an OpenSpiel game string ({error})"
+        ) from None
     name = str(params.get("name", ""))
     if name not in pyspiel.registered_names():
         raise UnknownGameError(
@@ -66,10 +68,11 @@ def refusal(game_type: Any, num_players: int) -> str | None:
     if num_players < 2:
         return "it is a single-agent game (no opponent to rank against)"
     if game_type.chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC:
-        return "its chance is sampled inside OpenSpiel, so the arena cannot draw it from the match's seed"
-    if not (
-        game_type.provides_information_state_string or game_type.provides_observation_string
-    ):
+        return (
+            "its chance is sampled inside OpenSpiel, so the arena cannot draw it from the "
+            "match's seed"
+        )
+    if not (game_type.provides_information_state_string or game_type.provides_observation_string):
         return "it gives a player no observation string, nothing a seat could be shown"
     return None
 

@@ -53,9 +53,7 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
         self.name = f"openspiel:{spec}"
         self.title = f"{game_type.long_name} (OpenSpiel)"
         fixed = PLAYERS_PARAMETER in self._pyspiel.game_parameters_from_string(spec)
-        self._takes_players = (
-            PLAYERS_PARAMETER in game_type.parameter_specification and not fixed
-        )
+        self._takes_players = PLAYERS_PARAMETER in game_type.parameter_specification and not fixed
         if self._takes_players:
             low = max(2, int(game_type.min_num_players))
             high = min(MAX_TABLE, int(game_type.max_num_players))
@@ -223,10 +221,7 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
 
     def state_from_json(self, data: dict[str, Any]) -> MatchState:
         """The history replayed (its chance outcomes as recorded)."""
-        final: MatchState | None = None
-        for final, _ in self._replayed(data):
-            pass
-        assert final is not None
+        *_, (final, _) = self._replayed(data)
         return final
 
     def record_json(self, state: MatchState) -> dict[str, Any]:
@@ -245,9 +240,7 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
             raise ValueError(f"the replayed {self.name} match ends otherwise than recorded")
         return state
 
-    def replay_states(
-        self, record: dict[str, Any]
-    ) -> Iterator[tuple[MatchState, int | None]]:
+    def replay_states(self, record: dict[str, Any]) -> Iterator[tuple[MatchState, int | None]]:
         """Before each seat's recorded action, the state; last the final state."""
         return self._replayed(record)
 
@@ -258,8 +251,8 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
         names: Sequence[str],
         seat: int | None,
     ) -> Iterator[str]:
-        """Every seat's move in OpenSpiel's words (chance draws are not told): all for ``seat`` None,
-        else the seat's own moves with the information state it chose them from."""
+        """Every seat's move in OpenSpiel's words (chance draws are not told): all for
+        ``seat`` None, else the seat's own moves with the view it chose them from."""
         index = 0
         for match, action in self._replayed(record):
             if action is None:
@@ -274,7 +267,11 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
                 continue
             if seat is not None:
                 view = self.observe(match, actor)
-                seen = view.information_state if view.information_state is not None else view.observation
+                seen = (
+                    view.information_state
+                    if view.information_state is not None
+                    else view.observation
+                )
                 yield f"  [{seen!s}]".replace("\n", " / ")
             fault = line.get("fault")
             note = f"  FAULT {fault['kind']}: {fault['detail']} -> fallback" if fault else ""
@@ -329,5 +326,7 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
     def resample_hidden(self, state: MatchState, seat: int, rng: random.Random) -> MatchState:
         """``resample.resample_state``: a twin the seat cannot tell apart."""
         string = state.config.game_string
-        twin = resample_state(self._game_of(state.config), state.state, seat, self._views[string], rng)
+        twin = resample_state(
+            self._game_of(state.config), state.state, seat, self._views[string], rng
+        )
         return MatchState(state.config, state.seed, twin, state.decisions)

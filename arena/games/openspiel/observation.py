@@ -70,9 +70,7 @@ def observe(game_string: str, views: Views, state: Any, seat: int) -> Observatio
             state.information_state_string(seat) if views.information_state else None
         ),
         information_state_tensor=(
-            tuple(state.information_state_tensor(seat))
-            if views.information_state_tensor
-            else None
+            tuple(state.information_state_tensor(seat)) if views.information_state_tensor else None
         ),
         observation=state.observation_string(seat) if views.observation else None,
         observation_tensor=(

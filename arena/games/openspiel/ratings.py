@@ -9,6 +9,7 @@ needs a draw probability below 1, and a game that never ties at random can still
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any, Final
 
@@ -50,6 +51,6 @@ def _measure(game_string: str, loaded: Any) -> float:
             continue
         returns = sorted(state.returns())
         pairs += len(returns) - 1
-        tied += sum(a == b for a, b in zip(returns, returns[1:], strict=False))
+        tied += sum(a == b for a, b in itertools.pairwise(returns))
     rate = tied / pairs if pairs else 0.0
     return min(CEILING, max(FLOOR, rate))

@@ -3,13 +3,14 @@
 OpenSpiel's own ``State.resample_from_infostate`` exists for some games only (of the
 curated list: kuhn, leduc and universal poker, hearts, euchre, oh_hell, bridge and
 gin_rummy; it raises "not implemented" for liars_dice, hanabi, goofspiel, phantom_ttt,
-dark_hex and others), so the arena does it one way for all:
-rejection sampling over the match's history. A twin replays the history with a change
-the seat might not have seen (two chance outcomes swapped, one drawn anew, or another
-seat's move replaced by another legal one); it is kept only when the seat's knowledge is unchanged by OpenSpiel's own account (its information-state string,
-or its observation string where the game gives no information state) and the seat still
-decides. The differential test then checks that nothing else the seat receives (the
-observation string and tensors, the action names) varies with what it may not know.
+dark_hex and others), so the arena does it one way for all: rejection sampling over
+the match's history. A twin replays the history with a change the seat might not have
+seen (two chance outcomes swapped, one drawn anew, or another seat's move replaced by
+another legal one); it is kept only when the seat's knowledge is unchanged by
+OpenSpiel's own account (its information-state string, or its observation string where
+the game gives no information state) and the seat still decides. The differential test
+then checks that nothing else the seat receives (the observation string and tensors,
+the action names) varies with what it may not know.
 """
 
 from __future__ import annotations
