@@ -11,12 +11,15 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("pyspiel")
+
+from referee.test_check_bot import running
 
 from arena.cli import main as arena_main
 from arena.games import UnknownGameError, by_oneof, get, names, plays
@@ -183,22 +186,10 @@ def test_an_illegal_or_malformed_action_is_refused() -> None:
 
 
 @pytest.fixture(scope="module")
-def random_bot() -> Any:
-    """The sample random bot (Python SDK), on a free port; ended by its pid."""
-    process = subprocess.Popen(
-        [sys.executable, "sample_bots/random_bot.py", "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline().strip()
-        assert line.startswith("arena-bot listening on "), line
-        yield line.rsplit(" ", 1)[-1]
-    finally:
-        process.kill()
-        process.wait(timeout=10)
+def random_bot() -> Iterator[str]:
+    """The sample random bot (Python SDK) on a free port, ended by its pid."""
+    with running([sys.executable, "sample_bots/random_bot.py"]) as endpoint:
+        yield endpoint
 
 
 @pytest.mark.slow

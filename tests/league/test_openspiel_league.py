@@ -5,8 +5,6 @@ seed, so a replayed match is the same match)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +13,9 @@ import pytest
 pytest.importorskip("pyspiel")
 
 from arena.league.config import Entrant, LeagueConfig
-from arena.league.runner import run_league
 from arena.store import open_store
+
+from .conftest import run_league_in_process
 
 GAME = "openspiel:leduc_poker"
 
@@ -37,22 +36,7 @@ def _config(db: str) -> LeagueConfig:
 
 
 def _run(db: str, stop_after: int | None = None) -> None:
-    async def main() -> None:
-        store = open_store(db)
-        league = asyncio.current_task()
-        assert league is not None
-
-        def on_commit(committed: int) -> None:
-            if stop_after is not None and committed >= stop_after:
-                league.cancel()
-
-        try:
-            with contextlib.suppress(asyncio.CancelledError):
-                await run_league(_config(db), store, on_commit=on_commit)
-        finally:
-            store.close()
-
-    asyncio.run(main())
+    run_league_in_process(_config(db), stop_after)
 
 
 def _dump(db: str) -> tuple[list[Any], list[Any]]:
