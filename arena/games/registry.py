@@ -47,6 +47,9 @@ AnyGame = Game[Any, Any, Any, Any]
 _games: dict[str, AnyGame] = {}
 _family_games: dict[str, AnyGame] = {}
 """Family games resolved so far, by the name asked for (kept out of ``names()``)."""
+MAX_FAMILY_GAMES: Final = 256
+"""Family games kept resolved at once: names can come from requests (a web page's
+address), so the oldest is let go beyond this."""
 
 
 class UnknownGameError(LookupError):
@@ -113,6 +116,8 @@ def _family_game(name: str) -> AnyGame:
         )
     resolved: AnyGame = importlib.import_module(family[0]).resolve(spec)
     _family_games[name] = _family_games[resolved.name] = resolved
+    while len(_family_games) > MAX_FAMILY_GAMES:
+        del _family_games[next(iter(_family_games))]
     return resolved
 
 

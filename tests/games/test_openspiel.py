@@ -118,6 +118,8 @@ def test_family_games_are_resolved_not_listed() -> None:
         ("openspiel:kuhn_poker(", "not an OpenSpiel game string"),
         ("openspiel:mfg_crowd_modelling", "mean-field"),
         ("openspiel:catch", "single-agent"),
+        ("openspiel:efg_game(filename=/etc/hostname)", "read a file"),
+        ("openspiel:crossword(word_list_file=/etc/hostname)", "read a file"),
     ],
 )
 def test_names_the_arena_cannot_referee_are_refused_with_the_reason(name: str, why: str) -> None:

@@ -52,11 +52,29 @@ def canonical_spec(spec: str) -> str:
             f"{len(pyspiel.registered_names())}: python -c 'import pyspiel; "
             "print(pyspiel.registered_names())')"
         )
+    reader = _file_parameter(params)
+    if reader:
+        raise UnknownGameError(
+            f"openspiel:{spec}: the arena cannot referee it: its parameter {reader!r} "
+            "makes OpenSpiel read a file on the arena's machine"
+        )
     if len(params) == 1:
         return name
     # OpenSpiel reads true/false and True/False alike but writes True: one spelling.
     spelled = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in params.items()}
     return str(pyspiel.game_parameters_to_string(spelled))
+
+
+def _file_parameter(params: dict[str, Any]) -> str:
+    """The first parameter, at any depth, that names a file to read ("" if none): game
+    strings can come from outside (a league's file, a web address), and a game that
+    loads a file (efg_game, nfg_game, crossword, …) would read one of the arena's."""
+    for key, value in params.items():
+        if "file" in key.lower():
+            return key
+        if isinstance(value, dict) and (inner := _file_parameter(value)):
+            return inner
+    return ""
 
 
 def refusal(game_type: Any, num_players: int) -> str | None:
@@ -77,7 +95,7 @@ def refusal(game_type: Any, num_players: int) -> str | None:
     return None
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)  # names can come from requests: bounded
 def resolve(spec: str) -> OpenSpielGame:
     """The arena game for ``spec`` (what follows ``openspiel:``); UnknownGameError for an
     unknown name, bad parameters or a game the arena cannot referee, saying why."""

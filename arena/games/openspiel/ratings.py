@@ -23,6 +23,8 @@ MAX_MOVES: Final = 20_000
 """Moves after which a sampled match is left out (none of the curated games gets near)."""
 
 
+MEASURED_KEPT: Final = 256
+"""Tables whose rate is kept (the cache is bounded: game strings can come from outside)."""
 _measured: dict[str, float] = {}
 
 
@@ -31,6 +33,8 @@ def measured_draw_rate(game_string: str, loaded: Any) -> float:
     ``loaded`` (the game of ``game_string``, turn-based), clipped; measured once."""
     rate = _measured.get(game_string)
     if rate is None:
+        if len(_measured) >= MEASURED_KEPT:
+            _measured.clear()
         rate = _measured[game_string] = _measure(game_string, loaded)
     return rate
 
