@@ -19,6 +19,7 @@ from typing import Any, Final
 from arena.games.base import Game, InvalidOptionsError, PolicyFactory, RatingDefaults
 from arena.policies.random_policy import RandomPolicy
 
+from .board import BOARD
 from .config import PLAYERS_PARAMETER, OpenSpielConfig, table_string
 from .family import pyspiel_module
 from .match import MatchState, advance, history_json
@@ -44,7 +45,7 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
     presets = (PRESET,)
     default_preset = PRESET
     has_deals = False
-    board = None
+    board = BOARD
 
     def __init__(self, spec: str, loaded: Any) -> None:
         self._pyspiel = pyspiel_module()

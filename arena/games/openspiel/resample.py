@@ -8,7 +8,7 @@ the match's history. A twin replays the history with a change the seat might not
 seen (two chance outcomes swapped, one drawn anew, or another seat's move replaced by
 another legal one); it is kept only when the seat's knowledge is unchanged by
 OpenSpiel's own account (its information-state string, or its observation string where
-the game gives no information state) and the seat still decides. The differential test
+the game gives no information state) and the same seat decides. The differential test
 then checks that nothing else the seat receives (the observation string and tensors,
 the action names) varies with what it may not know.
 """
@@ -91,6 +91,7 @@ def resample_state(game: Any, state: Any, seat: int, views: Views, rng: random.R
     """A state the seat cannot tell from ``state`` (a clone of it if no twin is found)."""
     steps = [(int(s.player), int(s.action)) for s in state.full_history()]
     known = knowledge(state, seat, views)
+    mover = state.current_player()
     for _ in range(ATTEMPTS):
         mutated = _mutation(game, steps, seat, rng)
         if mutated is None:
@@ -99,7 +100,7 @@ def resample_state(game: Any, state: Any, seat: int, views: Views, rng: random.R
         if (
             twin is not None
             and not twin.is_terminal()
-            and twin.current_player() == seat
+            and twin.current_player() == mover
             and knowledge(twin, seat, views) == known
         ):
             return twin
