@@ -16,9 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("pyspiel")
-
 from referee.test_check_bot import running
 
 from arena.cli import main as arena_main

@@ -10,8 +10,6 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("pyspiel")
-
 from arena.league.config import Entrant, LeagueConfig
 from arena.store import open_store
 

@@ -9,10 +9,6 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import pytest
-
-pytest.importorskip("pyspiel")
-
 from arena.games import get
 from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchSpec, run_match
