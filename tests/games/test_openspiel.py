@@ -19,7 +19,7 @@ import pytest
 from referee.test_check_bot import running
 
 from arena.cli import main as arena_main
-from arena.games import UnknownGameError, by_oneof, get, names, plays
+from arena.games import UnknownGameError, by_oneof, get, names, pettingzoo_env, plays
 from arena.games import conformance_kit as kit
 from arena.games.openspiel import family
 
@@ -213,3 +213,18 @@ def test_every_curated_game_plays_a_real_grpc_match(
 def test_check_bot_passes_the_sample_bot_on_an_openspiel_game(random_bot: str) -> None:
     status = arena_main(["check-bot", random_bot, "--game", "openspiel:liars_dice", "--games", "2"])
     assert status == 0
+
+
+PETTINGZOO = ("kuhn_poker#3", "leduc_poker", "goofspiel(imp_info=true,num_cards=4)", "tic_tac_toe")
+
+
+@pytest.mark.parametrize("entry", PETTINGZOO)
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+def test_openspiel_games_are_pettingzoo_environments(entry: str) -> None:
+    from pettingzoo.test import api_test, seed_test
+
+    game, config, _ = _table(entry)
+    players = game.players_of(config)
+    api_test(pettingzoo_env(game.name, players=players), num_cycles=1000)
+    seed_test(lambda: pettingzoo_env(game.name, players=players), 1000)
