@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from arena.games import get
+from arena.games import get, seat_moment
 from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchSpec, run_match
 from arena.referee.replay_steps import replay_step
@@ -18,6 +19,14 @@ from arena.web.render import board_template, render
 from .kit import HOSTILE
 
 GAME = "openspiel:kuhn_poker"
+
+
+def test_a_string_of_several_lines_keeps_its_line_breaks() -> None:
+    game = get("openspiel:tic_tac_toe")
+    state = game.new_match(game.make_config(2), random.Random(0))
+    moment = seat_moment(game, game.observe(state, 0), (), ["a", "b"])
+    html = render(board_template("openspiel:tic_tac_toe"), board=moment["board"])
+    assert "<pre>...\n...\n...\n</pre>" in html  # OpenSpiel's empty board, three rows
 
 
 def _record() -> list[dict[str, Any]]:
@@ -50,8 +59,8 @@ def test_a_replay_shows_each_seat_only_its_own_strings_and_all_at_the_end() -> N
     assert len(set(own)) == 3  # three different cards dealt
     for seat in range(3):
         html = _html(lines, 0, seat)
-        assert f"<pre>{own[seat]}</pre>" in html
-        assert not any(f"<pre>{own[o]}</pre>" in html for o in range(3) if o != seat)
+        assert f"<pre>{own[seat]}\n</pre>" in html
+        assert not any(f"<pre>{own[o]}\n</pre>" in html for o in range(3) if o != seat)
     final = _html(lines, 10**6, None)
     assert "returns:" in final
     assert 'class="os-state"' in final  # the whole state, as OpenSpiel writes it

@@ -17,13 +17,19 @@ from .match import MatchState
 from .observation import Observation, Views, observe
 
 
-def _views(obs: Observation) -> list[dict[str, str]]:
-    """The seat's strings, each with what it is."""
+def _lines(text: str) -> list[str]:
+    """A string as its lines: the page writes the line breaks itself (its text filter
+    shows a control character, a newline too, as an escape)."""
+    return text.split("\n")
+
+
+def _views(obs: Observation) -> list[dict[str, Any]]:
+    """The seat's strings, each with what it is, as lines."""
     shown = []
     if obs.information_state is not None:
-        shown.append({"label": "information state", "text": obs.information_state})
+        shown.append({"label": "information state", "lines": _lines(obs.information_state)})
     if obs.observation is not None:
-        shown.append({"label": "observation", "text": obs.observation})
+        shown.append({"label": "observation", "lines": _lines(obs.observation)})
     return shown
 
 
@@ -62,7 +68,7 @@ class OpenSpielBoard(Board[MatchState, Observation, int]):
             "viewer": None,
             "seats": seats,
             "deciding": not inner.is_terminal(),
-            "state": str(inner),
+            "state": _lines(str(inner)),
             "returns": [f"{r:g}" for r in inner.returns()] if inner.is_terminal() else None,
         }
 
