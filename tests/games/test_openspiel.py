@@ -111,7 +111,8 @@ def test_family_games_are_resolved_not_listed() -> None:
     ("name", "why"),
     [
         ("openspiel:no_such_game", "OpenSpiel has no game 'no_such_game'"),
-        ("openspiel:kuhn_poker(colour=red)", "Unknown parameter 'colour'"),
+        ("openspiel:kuhn_poker(colour=red)", "kuhn_poker has no parameter 'colour'"),
+        ("openspiel:kuhn_poker(players=1)", "min_num_players"),
         ("openspiel:kuhn_poker(", "not an OpenSpiel game string"),
         ("openspiel:mfg_crowd_modelling", "mean-field"),
         ("openspiel:catch", "single-agent"),

@@ -52,6 +52,14 @@ def canonical_spec(spec: str) -> str:
             f"{len(pyspiel.registered_names())}: python -c 'import pyspiel; "
             "print(pyspiel.registered_names())')"
         )
+    # Checked here, not left to load_game: OpenSpiel prints each error it raises.
+    known = _game_types()[name].parameter_specification
+    unknown = sorted(k for k in params if k != "name" and k not in known)
+    if unknown:
+        raise UnknownGameError(
+            f"openspiel:{spec}: {name} has no parameter {unknown[0]!r} "
+            f"(its parameters: {', '.join(sorted(known)) or 'none'})"
+        )
     reader = _file_parameter(params)
     if reader:
         raise UnknownGameError(
@@ -63,6 +71,12 @@ def canonical_spec(spec: str) -> str:
     # OpenSpiel reads true/false and True/False alike but writes True: one spelling.
     spelled = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in params.items()}
     return str(pyspiel.game_parameters_to_string(spelled))
+
+
+@functools.cache
+def _game_types() -> dict[str, Any]:
+    """OpenSpiel's registered games' types, by short name."""
+    return {t.short_name: t for t in pyspiel_module().registered_games()}
 
 
 def _file_parameter(params: dict[str, Any]) -> str:
