@@ -130,7 +130,9 @@ def check_facts(game: AnyGame) -> None:
     rating defaults per preset, and a field named ``wire.oneof`` in every oneof of
     bot.proto."""
     name = game.name
-    if not (name and name == name.lower()):
+    # A family's game (``openspiel:universal_poker(numPlayers=3)``) keeps the family's
+    # own spelling after the prefix.
+    if not (name and name.partition(":")[0] == name.partition(":")[0].lower()):
         raise AssertionError(f"game name {name!r} must be lower case")
     if not game.title:
         raise AssertionError(f"{name}: no title")
