@@ -113,7 +113,9 @@ async def _error(request: Request, error: Exception) -> Response:
 
     try:
         text = await read(request, job)
-    except Refused:  # the read pool is full: the page without the ladder's link, here
+    except Exception:
+        # The pool is full (the very cause of a 503) or the store fails (perhaps the cause
+        # of this error): the page still goes out, rendered here, without the ladder's link.
         text = render("error.html", ladder=None, **context)
     return HTMLResponse(text, status_code=status)
 

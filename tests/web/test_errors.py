@@ -16,10 +16,11 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
+from arena.server.reads import ReadPool
 from arena.web import assets
 from arena.web.app import create_app
 from arena.web.guards import allowed_hosts
-from arena.web.source import database_source
+from arena.web.source import WebSource, database_source
 
 from .kit import LADDER, history
 
@@ -82,6 +83,22 @@ def test_every_error_page_has_the_header_a_title_and_a_way_back(
     assert heading in page["h1"]
     assert page["title"] == f"{page['h1']} · Test Arena"
     assert page["back"] == back
+
+
+def test_the_busy_page_is_a_page_of_the_site_too(tmp_path: Path) -> None:
+    """A read pool that takes no read: every page is 503, and so would the error page's
+    own read be; the page is rendered all the same."""
+    db = tmp_path / "arena.db"
+    history(db, matches=3)
+    source = WebSource(ReadPool(db, max_waiting=0), owns_reads=True, read_rate=0.0)
+    app = create_app(source, hosts=allowed_hosts(True))
+    with TestClient(app, base_url="http://127.0.0.1:8080") as web:
+        answer = web.get(f"/ladder?ladder={Q}")
+    assert answer.status_code == 503
+    page = parts(answer.text)
+    assert page["h1"] == "The arena is busy"
+    assert page["home"] == "Arena"
+    assert page["back"] == "/"
 
 
 def test_an_unknown_match_is_named_on_its_page_and_in_json(web: TestClient) -> None:
