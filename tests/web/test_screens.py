@@ -113,13 +113,13 @@ def pages(base: str, export: Path, browser: Any) -> dict[str, str]:
 
 
 def open_page(tab: Any, base: str, name: str, address: str) -> None:
-    """Load the page, and wait for what it fetches after (the ladder's charts; a table's
-    first decision)."""
+    """Load the page, and wait for what it fetches after (the ladder's charts; the
+    person's first turn at a table, when the page stops reloading)."""
     if name.startswith("play-"):
         tab.goto(f"{base}/play")
         tab.select_option("select[name=game]", address)
         tab.locator("form.start button[type=submit]").click()
-        expect(tab.locator("button.choice").first).to_be_visible(timeout=30_000)
+        expect(tab.locator(".your-turn")).to_be_visible(timeout=30_000)
         return
     tab.goto(address)
     if name == "ladder":
