@@ -271,3 +271,45 @@ def test_a_claim_taken_while_the_connection_was_down_stops_every_write(
         other.finish_league("lg")
     finally:
         other.close()
+
+
+def test_the_web_match_list_reads_the_same_rows_on_both_backends(
+    pg_store: PostgresStore, tmp_path: Path
+) -> None:
+    from arena.store.synthetic import add_matches
+    from arena.store.web_reads import MatchFilter, bots_like, ladder_end_reasons, ladder_matches
+
+    bots = ["Ada", "bea", "cyd", "d_t", "eve", "fay", "gil"]
+    lite = open_store(tmp_path / "same.db")
+    try:
+        for store in (lite, pg_store):
+            add_matches(store, league_id="lg", ladder="lg/g/p/3p", bots=bots, count=90,
+                        table_size=3, start=1.7e9, step_s=900.0)  # fmt: skip
+        wheres = [
+            MatchFilter(),
+            MatchFilter(bots=("Ada", "fay"), since=1.7e9 + 3600, until=1.7e9 + 40_000),
+            MatchFilter(bots=("cyd",), opponents=("bea",)),
+            MatchFilter(end_reason="deck_exhausted"),
+        ]
+        assert bots_like(lite, "lg/g/p/3p", "a") == bots_like(pg_store, "lg/g/p/3p", "a")
+        assert bots_like(pg_store, "lg/g/p/3p", "a") == ["Ada", "bea", "fay"]  # case ignored
+        assert bots_like(pg_store, "lg/g/p/3p", "_") == ["d_t"]  # no wildcard
+        assert ladder_end_reasons(lite, "lg/g/p/3p") == ladder_end_reasons(pg_store, "lg/g/p/3p")
+        for where in wheres:
+            for newest_first in (True, False):
+                pages = [
+                    ladder_matches(
+                        store, "lg/g/p/3p", where=where, newest_first=newest_first, limit=7
+                    )
+                    for store in (lite, pg_store)
+                ]
+                assert [m.id for m in pages[0].matches] == [m.id for m in pages[1].matches]
+                assert pages[0].next == pages[1].next
+        # Timeouts are drawn at random (per backend): faults are checked against the rows.
+        faulted = {r[0] for r in pg_store.read("SELECT match_id FROM seats WHERE timeouts > 0")}
+        page = ladder_matches(
+            pg_store, "lg/g/p/3p", where=MatchFilter(faults_only=True), limit=1000
+        )
+        assert {m.id for m in page.matches} == faulted
+    finally:
+        lite.close()

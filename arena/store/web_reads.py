@@ -26,13 +26,64 @@ Position = tuple[float, int]
 
 @dataclass(frozen=True, slots=True)
 class MatchPage:
-    """A page of matches, and where the next one starts (None: the list ends here)."""
+    """A page of matches, in the order walked, and where the walk goes on (None: the
+    list ends here)."""
 
     matches: list[MatchRow]
     next: Position | None
     scanned_out: bool = False
     """Whether the page stopped because it examined its budget of matches, not because
     it was full (a filtered list where matching rows are rare)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFilter:
+    """Which of a ladder's matches a list shows. ``bots`` and ``opponents`` are exact
+    names (a page resolves what a person typed with ``bots_like``)."""
+
+    bots: tuple[str, ...] = ()
+    """Matches where one of these bots sat (all matches if empty)."""
+    opponents: tuple[str, ...] = ()
+    """...and one of these too (in another seat, or the same bot twice)."""
+    faults_only: bool = False
+    """Only matches where a seat had a fault."""
+    end_reason: str = ""
+    """Only matches that ended so ("" any)."""
+    since: float | None = None
+    """Finished at or after this time (Unix seconds)."""
+    until: float | None = None
+    """Finished before this time."""
+
+    @property
+    def rare(self) -> bool:
+        """Whether rows are chosen by looking at them (a bounded scan), not by an index."""
+        return self.faults_only or bool(self.end_reason) or bool(self.opponents)
+
+
+MAX_NAMES: Final = 20
+"""Bots a name filter stands for, at most (the first by name)."""
+
+
+def bots_like(store: Store, ladder: str, text: str, limit: int = MAX_NAMES) -> list[str]:
+    """The ladder's bots whose names hold ``text`` (ignoring case), an exact name first;
+    at most ``limit``, by name. Reads the ladder's rows of ``bot_stats`` only: a ladder's
+    bots, never its matches. (``lower`` on both sides: SQLite's LIKE ignores ASCII case,
+    PostgreSQL's does not.)"""
+    pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    rows = store.read(
+        "SELECT bot FROM bot_stats WHERE ladder = ? AND lower(bot) LIKE lower(?) ESCAPE '\\' "
+        "ORDER BY bot LIMIT ?",
+        (ladder, pattern, limit + 1),
+    )
+    names = [str(r[0]) for r in rows]
+    if text in names:
+        names.remove(text)
+        names.insert(0, text)
+    elif len(names) > limit and store.read(
+        "SELECT 1 FROM bot_stats WHERE ladder = ? AND bot = ?", (ladder, text)
+    ):
+        names.insert(0, text)
+    return names[:limit]
 
 
 def ladder_heads(store: Store, ladders: Sequence[str]) -> dict[str, Position]:
@@ -49,52 +100,208 @@ def ladder_heads(store: Store, ladders: Sequence[str]) -> dict[str, Position]:
     return heads
 
 
+END_REASON_WINDOW: Final = 500
+"""The newest matches whose end reasons a match list offers as a filter."""
+
+
+def ladder_end_reasons(store: Store, ladder: str) -> list[str]:
+    """The ways the ladder's newest ``END_REASON_WINDOW`` matches ended, sorted."""
+    rows = store.read(
+        "SELECT DISTINCT end_reason FROM (SELECT end_reason FROM matches WHERE ladder = ? "
+        "ORDER BY finished_at DESC, idx DESC LIMIT ?) AS recent ORDER BY 1",
+        (ladder, END_REASON_WINDOW),
+    )
+    return [str(r[0]) for r in rows]
+
+
 def ladder_league(store: Store, ladder: str) -> str | None:
     """The league a ladder's matches belong to (None before its first match)."""
     rows = store.read("SELECT league_id FROM matches WHERE ladder = ? LIMIT 1", (ladder,))
     return str(rows[0][0]) if rows else None
 
 
+Found = tuple[str, float, int]
+"""(id, finished_at, idx) of a match."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Walk:
+    """Which list a page walks (a ladder's matches, of its league), which way, and the
+    span of finish times it covers ([since, until); None: open)."""
+
+    ladder: str
+    league: str
+    newest_first: bool
+    since: float | None
+    until: float | None
+
+
 def _positions(
-    store: Store, ladder: str, league: str, bot: str | None, before: Position | None, limit: int
-) -> list[tuple[str, float, int]]:
-    """(id, finished_at, idx) of up to ``limit`` matches of the ladder (of one bot), newest
-    first, after ``before``: from ``matches_by_ladder_finish`` or ``seats_by_bot``."""
+    store: Store, walk: _Walk, bot: str | None, start: Position | None, limit: int
+) -> list[Found]:
+    """Up to ``limit`` matches of the walk (of one bot) after ``start``: from
+    ``matches_by_ladder_finish`` or ``seats_by_bot``."""
     if bot is None:
         sql = "SELECT id, finished_at, idx FROM matches WHERE ladder = ?"
-        params: list[object] = [ladder]
-        if before is not None:
-            sql += " AND finished_at <= ? AND (finished_at, idx) < (?, ?)"
-            params += [before[0], *before]
-        sql += " ORDER BY finished_at DESC, idx DESC LIMIT ?"
+        params: list[object] = [walk.ladder]
+        at, at_idx = "finished_at", "idx"
     else:
         sql = (
             "SELECT s.match_id, s.finished_at, s.idx FROM seats AS s "
             "WHERE s.bot = ? AND s.league_id = ?"
         )
-        params = [bot, league]
-        if before is not None:
-            sql += " AND s.finished_at <= ? AND (s.finished_at, s.idx) < (?, ?)"
-            params += [before[0], *before]
-        sql += " ORDER BY s.finished_at DESC, s.idx DESC LIMIT ?"
+        params = [bot, walk.league]
+        at, at_idx = "s.finished_at", "s.idx"
+    if start is not None:
+        # The plain bound first: it is what lets the index range start at the position.
+        bound, past = ("<=", "<") if walk.newest_first else (">=", ">")
+        sql += f" AND {at} {bound} ? AND ({at}, {at_idx}) {past} (?, ?)"
+        params += [start[0], *start]
+    if walk.since is not None:
+        sql += f" AND {at} >= ?"
+        params.append(walk.since)
+    if walk.until is not None:
+        sql += f" AND {at} < ?"
+        params.append(walk.until)
+    way = "DESC" if walk.newest_first else "ASC"
+    sql += f" ORDER BY {at} {way}, {at_idx} {way} LIMIT ?"
     return [(r[0], r[1], r[2]) for r in store.read(sql, [*params, limit])]
 
 
-def _with_faults(store: Store, ids: Sequence[str]) -> set[str]:
-    """Those of ``ids`` where a seat had a fault (its counts, kept with its fault rows)."""
+def _distinct(
+    store: Store, walk: _Walk, bots: Sequence[str], start: Position | None, limit: int
+) -> list[Found]:
+    """Up to ``limit`` distinct matches of the walk where one of ``bots`` sat (any if
+    empty). Each bot's own first ``limit`` suffice: a match among the first ``limit``
+    distinct ones has fewer than ``limit`` before it in any list it is on."""
+    if not bots:
+        return _positions(store, walk, None, start, limit)
+    merged: dict[str, Found] = {}
+    for bot in bots:
+        for found in _positions(store, walk, bot, start, limit):
+            merged[found[0]] = found
+    ordered = sorted(merged.values(), key=lambda f: (f[1], f[2]), reverse=walk.newest_first)
+    return ordered[:limit]
+
+
+def ladder_matches(
+    store: Store,
+    ladder: str,
+    *,
+    where: MatchFilter = MatchFilter(),
+    start: Position | None = None,
+    newest_first: bool = True,
+    limit: int,
+    budget: int = SCAN_BUDGET,
+) -> MatchPage:
+    """Up to ``limit`` finished matches of ``ladder`` chosen by ``where``, after
+    ``start`` in the walk's order (newest first unless told otherwise). A filter that
+    rows must be looked at for (``MatchFilter.rare``) examines at most ``budget``
+    matches: a short page then says where to go on."""
+    league = ladder_league(store, ladder)
+    if league is None:
+        return MatchPage([], None)
+
+    span = _Walk(ladder, league, newest_first, where.since, where.until)
+
+    def walk(position: Position | None, count: int) -> list[Found]:
+        return _distinct(store, span, where.bots, position, count)
+
+    if not where.rare:
+        found = walk(start, limit + 1)
+        more = len(found) > limit
+        found = found[:limit]
+        nxt = (found[-1][1], found[-1][2]) if more else None
+        return MatchPage(_rows(store, [f[0] for f in found]), nxt)
+    chosen: list[str] = []
+    position = start
+    examined = 0
+    while len(chosen) < limit and examined < budget:
+        step = min(max(limit * 4, 200), budget - examined)
+        found = walk(position, step)
+        if not found:
+            return MatchPage(_rows(store, chosen), None)
+        kept = _kept(store, where, [f[0] for f in found])
+        for match_id, finished_at, idx in found:
+            examined += 1
+            position = (finished_at, idx)
+            if match_id in kept:
+                chosen.append(match_id)
+                if len(chosen) == limit:
+                    break
+        if len(found) < step and len(chosen) < limit:
+            return MatchPage(_rows(store, chosen), None)
+    return MatchPage(_rows(store, chosen), position, scanned_out=len(chosen) < limit)
+
+
+def _kept(store: Store, where: MatchFilter, ids: Sequence[str]) -> set[str]:
+    """Those of ``ids`` that pass ``where``'s rare conditions."""
+    kept = set(ids)
+    if where.faults_only:
+        kept &= _with_faults(store, ids)
+    if where.end_reason:
+        kept &= _in_batches(
+            store, "SELECT id FROM matches WHERE id IN ({marks}) AND end_reason = ?",
+            [i for i in ids if i in kept], [where.end_reason],
+        )  # fmt: skip
+    if where.opponents:
+        # One of ``bots`` and one of ``opponents``, in two seats (a bot can meet itself).
+        candidates = [i for i in ids if i in kept]
+        seats = _seats_of(store, candidates, {*where.bots, *where.opponents})
+        kept = {
+            match_id
+            for match_id in candidates
+            if _meet(seats.get(match_id, []), where.bots, where.opponents)
+        }
+    return kept
+
+
+def _meet(seats: Sequence[tuple[int, str]], bots: Sequence[str], opponents: Sequence[str]) -> bool:
+    """Whether one seat holds one of ``bots`` (any, if empty) and another one of
+    ``opponents``."""
+    return any(
+        (not bots or a[1] in bots) and b[1] in opponents and a[0] != b[0]
+        for a in seats
+        for b in seats
+    )
+
+
+def _seats_of(
+    store: Store, ids: Sequence[str], names: set[str]
+) -> dict[str, list[tuple[int, str]]]:
+    """(seat, bot) of the seats of ``ids`` held by one of ``names``."""
+    seats: dict[str, list[tuple[int, str]]] = {}
+    for start in range(0, len(ids), 500):
+        batch = ids[start : start + 500]
+        marks = ", ".join("?" * len(batch))
+        for match_id, seat, bot in store.read(
+            f"SELECT match_id, seat, bot FROM seats WHERE match_id IN ({marks})", batch
+        ):
+            if bot in names:
+                seats.setdefault(match_id, []).append((seat, bot))
+    return seats
+
+
+def _in_batches(store: Store, sql: str, ids: Sequence[str], params: Sequence[object]) -> set[str]:
+    """The first column of ``sql`` (``{marks}`` standing for a batch of ``ids``) over all
+    of ``ids``, 500 at a time."""
     found: set[str] = set()
     for start in range(0, len(ids), 500):
         batch = ids[start : start + 500]
         marks = ", ".join("?" * len(batch))
-        found.update(
-            r[0]
-            for r in store.read(
-                f"SELECT DISTINCT match_id FROM seats WHERE match_id IN ({marks}) "
-                "AND timeouts + errors + invalid > 0",
-                batch,
-            )
-        )
+        found.update(r[0] for r in store.read(sql.format(marks=marks), [*batch, *params]))
     return found
+
+
+def _with_faults(store: Store, ids: Sequence[str]) -> set[str]:
+    """Those of ``ids`` where a seat had a fault (its counts, kept with its fault rows)."""
+    return _in_batches(
+        store,
+        "SELECT DISTINCT match_id FROM seats WHERE match_id IN ({marks}) "
+        "AND timeouts + errors + invalid > 0",
+        ids,
+        [],
+    )
 
 
 def _rows(store: Store, ids: Sequence[str]) -> list[MatchRow]:
@@ -106,49 +313,6 @@ def _rows(store: Store, ids: Sequence[str]) -> list[MatchRow]:
     order = {match_id: i for i, match_id in enumerate(ids)}
     found = store._match_rows(rows)  # the Store's own row reader, with seats in batches
     return sorted(found, key=lambda m: order[m.id])
-
-
-def ladder_matches(
-    store: Store,
-    ladder: str,
-    *,
-    bot: str | None = None,
-    faults_only: bool = False,
-    before: Position | None = None,
-    limit: int,
-    budget: int = SCAN_BUDGET,
-) -> MatchPage:
-    """Up to ``limit`` finished matches of ``ladder``, newest first, after ``before``; of
-    one ``bot``, and only those with a fault if ``faults_only`` (then at most ``budget``
-    matches are examined: a short page says where to go on)."""
-    league = ladder_league(store, ladder)
-    if league is None:
-        return MatchPage([], None)
-    if not faults_only:
-        found = _positions(store, ladder, league, bot, before, limit + 1)
-        more = len(found) > limit
-        found = found[:limit]
-        nxt = (found[-1][1], found[-1][2]) if more else None
-        return MatchPage(_rows(store, [f[0] for f in found]), nxt)
-    chosen: list[str] = []
-    position = before
-    examined = 0
-    while len(chosen) < limit and examined < budget:
-        step = min(max(limit * 4, 200), budget - examined)
-        found = _positions(store, ladder, league, bot, position, step)
-        if not found:
-            return MatchPage(_rows(store, chosen), None)
-        faulted = _with_faults(store, [f[0] for f in found])
-        for match_id, finished_at, idx in found:
-            examined += 1
-            position = (finished_at, idx)
-            if match_id in faulted:
-                chosen.append(match_id)
-                if len(chosen) == limit:
-                    break
-        if len(found) < step and len(chosen) < limit:
-            return MatchPage(_rows(store, chosen), None)
-    return MatchPage(_rows(store, chosen), position, scanned_out=len(chosen) < limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +333,8 @@ def bot_faults(
 ) -> tuple[list[FaultRow], Position | None]:
     """The faults of ``bot`` in up to ``limit`` of its faulted matches of the ladder,
     newest first (at most ``SCAN_BUDGET`` of its matches examined), and where to go on."""
-    page = ladder_matches(store, ladder, bot=bot, faults_only=True, before=before, limit=limit)
+    where = MatchFilter(bots=(bot,), faults_only=True)
+    page = ladder_matches(store, ladder, where=where, start=before, limit=limit)
     faults: list[FaultRow] = []
     for match in page.matches:
         seats = [s.seat for s in match.seats if s.bot == bot]

@@ -1,8 +1,9 @@
 """The pages and their JSON twins. Each handler checks its parameters, then hands one
-job (read and render) to the read pool: see ``app.read``."""
+job (read and render) to the read pool: see ``handling.read``."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
@@ -10,22 +11,27 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from arena.games import all_games
 from arena.league.intervals import RankInterval
 from arena.server.pages import PageTokenError, PageTokens, Scalar, position_of
 from arena.store import Store
 from arena.store.registry import get_bot
 from arena.store.web_reads import (
+    MatchFilter,
     Position,
     bot_faults,
     bot_ladders,
     bot_rating,
+    bots_like,
+    ladder_end_reasons,
     ladder_heads,
     ladder_league,
     ladder_matches,
 )
 
 from . import data, replays
-from .app import Refused, read, source_of
+from .handling import Refused, read, source_of
+from .ladders import by_game, label
 from .live import event
 from .owners import bot_json, public_bot
 from .render import render
@@ -81,13 +87,32 @@ def _position(
         ) from None
 
 
+LADDERS_SHOWN: Final = 200
+"""Ladders the home page lists, at most (by id)."""
+IN_PLAY_SHOWN: Final = 50
+"""Matches in progress the home page lists, at most (the newest)."""
+
+
 async def index(request: Request) -> Response:
-    """Every ladder shown."""
+    """The matches in progress, the games, their ladders in words with their newest
+    match, and the human seat."""
     source = source_of(request)
+    playing = request.app.state.play is not None
+    in_play = sorted(source.in_play(), key=lambda m: m.started_at, reverse=True)[:IN_PLAY_SHOWN]
+    watchable = {m.match_id for m in in_play if source.watching(m.match_id) is not None}
 
     def job(store: Store) -> str:
-        ladders = [name for name in store.ladders() if source.shows(name)]
-        return render("index.html", ladders=ladders, title=source.title)
+        shown = [name for name in store.ladders() if source.shows(name)][:LADDERS_SHOWN]
+        return render(
+            "index.html",
+            title=source.title,
+            groups=by_game(shown),
+            heads=ladder_heads(store, shown),
+            games=all_games(),
+            playing=playing,
+            in_play=in_play,
+            watchable=watchable,
+        )
 
     return HTMLResponse(await read(request, job))
 
@@ -250,30 +275,93 @@ async def events(request: Request) -> Response:
     )
 
 
+def _names(store: Store, ladder: str, text: str | None) -> tuple[str, ...]:
+    """The ladder's bots a name filter stands for (its exact name, else those holding
+    the text); a filter that names none is refused."""
+    if not text:
+        return ()
+    names = bots_like(store, ladder, text)
+    if not names:
+        raise Refused(404, f"no bot of this ladder has {text!r} in its name")
+    return tuple(names)
+
+
+def _day(request: Request, name: str) -> float | None:
+    """``?NAME=YYYY-MM-DD`` as the Unix time that day starts (UTC)."""
+    text = _param(request, name)
+    if text is None:
+        return None
+    try:
+        day = datetime.date.fromisoformat(text)
+    except ValueError:
+        raise Refused(400, f"{name} is a date written YYYY-MM-DD, not {text!r}") from None
+    return datetime.datetime.combine(day, datetime.time(), datetime.UTC).timestamp()
+
+
+DAY_S: Final = 86400.0
+
+
 async def matches_page(request: Request) -> Response:
-    """A ladder's matches, newest first, filtered by bot and faults, in keyset pages."""
+    """A ladder's matches, newest (or oldest) first, filtered by bot (a name or part of
+    one), opponent, end reason, faults and dates, in keyset pages both ways."""
     ladder = _ladder(request)
     bot = _param(request, "bot")
+    opponent = _param(request, "opponent")
+    end = _param(request, "end") or ""
     faults = request.query_params.get("faults") in ("1", "on", "yes")
-    scope: list[Scalar] = [ladder, bot or "", faults]
-    before = _position(request, "matches", scope, float, int)
+    since = _day(request, "from")
+    last_day = _day(request, "to")
+    until = None if last_day is None else last_day + DAY_S
+    oldest = request.query_params.get("order") == "oldest"
+    scope: list[Scalar] = [
+        ladder, bot or "", opponent or "", end, faults, since or 0.0, until or 0.0, oldest,
+    ]  # fmt: skip
+    at = _position(request, "matches", scope, float, int, bool)
+    start = None if at is None else (at[0], at[1])
+    back = bool(at[2]) if at is not None else False
     tokens = _tokens(request)
     source = source_of(request)
 
     def job(store: Store) -> str:
+        bots = _names(store, ladder, bot)
+        opponents = _names(store, ladder, opponent)
+        where = MatchFilter(bots, opponents, faults, end, since, until)
+        newest_first = oldest == back  # a page back walks the other way
         found = ladder_matches(
-            store, ladder, bot=bot, faults_only=faults, before=before, limit=MATCH_PAGE
+            store, ladder, where=where, start=start, newest_first=newest_first, limit=MATCH_PAGE
         )
-        nxt = tokens.make("matches", scope, list(found.next)) if found.next else None
+        rows = found.matches[::-1] if back else found.matches
+        # Links down the list (on, in its order) and up it (back); positions exclusive.
+        down: list[Scalar] | None
+        up: list[Scalar] | None
+        if back:
+            up = [*found.next, True] if found.next else None
+            turn = (rows[-1].finished_at, rows[-1].idx) if rows else start
+            down = [*turn, False] if turn else None
+        else:
+            down = [*found.next, False] if found.next else None
+            up = [rows[0].finished_at, rows[0].idx, True] if rows and start else None
         return render(
             "matches.html",
             title=source.title,
             ladder=ladder,
+            ladder_label=label(ladder),
+            ladders=by_game(name for name in store.ladders() if source.shows(name)),
             bot=bot,
+            bots=bots,
+            opponent=opponent,
+            opponents=opponents,
+            end=end,
+            ends=ladder_end_reasons(store, ladder),
             faults=faults,
+            day_from=request.query_params.get("from", ""),
+            day_to=request.query_params.get("to", ""),
+            oldest=oldest,
             found=found,
-            next_page=nxt,
-            first_page=before is None,
+            rows=rows,
+            next_page=tokens.make("matches", scope, down) if down else None,
+            prev_page=tokens.make("matches", scope, up) if up else None,
+            first_page=start is None,
         )
 
     return HTMLResponse(await read(request, job))
@@ -305,12 +393,14 @@ async def bot_page(request: Request) -> Response:
             scope: list[Scalar] = [ladder, name]
             mpos = _position(request, "bot-matches", scope, float, int)
             fpos = _position(request, "bot-faults", scope, float, int, param="faults_page")
-            found = ladder_matches(store, ladder, bot=name, before=mpos, limit=BOT_MATCH_PAGE)
+            where = MatchFilter(bots=(name,))
+            found = ladder_matches(store, ladder, where=where, start=mpos, limit=BOT_MATCH_PAGE)
             faults, fnext = bot_faults(store, ladder, name, before=fpos, limit=FAULT_PAGE)
             context |= {
                 "rating": bot_rating(store, ladder, name),
                 "chart": data.bot_chart(store, ladder, name),
                 "found": found,
+                "rows": found.matches,
                 "next_page": tokens.make("bot-matches", scope, list(found.next))
                 if found.next
                 else None,

@@ -23,7 +23,7 @@ from arena.policies.registry import builtin_factory
 from arena.referee import Seat, builtin_seat
 from arena.referee.human import Moment
 
-from .app import Refused, whole_number
+from .handling import Refused, whole_number
 from .play_room import PlayRoom, PlayTable, TablesFullError
 from .render import board_template, render
 

@@ -8,6 +8,7 @@ escapes, as in the terminal. Both apply to every ``{{ ... }}``: no template can 
 
 from __future__ import annotations
 
+import datetime
 from functools import cache
 from typing import Any
 
@@ -47,6 +48,17 @@ def board_template(game: str) -> str:
     return f"{GAME_BOARD_PREFIX}{game}/board.html"
 
 
+def when(unix_s: float) -> str:
+    """A moment as people read it: ``2026-11-29 02:14 UTC``."""
+    return datetime.datetime.fromtimestamp(unix_s, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def iso(unix_s: float) -> str:
+    """A moment for ``<time datetime>``: ISO 8601, UTC, to the second."""
+    moment = datetime.datetime.fromtimestamp(unix_s, datetime.UTC).replace(microsecond=0)
+    return moment.isoformat().replace("+00:00", "Z")
+
+
 @cache
 def environment() -> Environment:
     """The app's template environment (one per process; rendering is thread-safe)."""
@@ -58,6 +70,8 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["num"] = lambda value, places=2: f"{value:.{places}f}"
+    env.filters["when"] = when
+    env.filters["iso"] = iso
     env.globals["static_url"] = assets.url
     env.globals["board_css_url"] = assets.board_css_url
     return env

@@ -107,7 +107,7 @@ def _walk(web: TestClient, url: str) -> list[str]:
     while True:
         text = web.get(url).text
         seen += re.findall(r'<tr data-match="([^"]+)">', text)
-        more = re.search(r'class="more" href="([^"]+)"', text)
+        more = re.search(r'class="more"[^>]* href="([^"]+)"', text)
         if more is None:
             return seen
         url = more.group(1).replace("&amp;", "&")

@@ -40,7 +40,60 @@ function followLadder() {
   });
 }
 
+// A table.sortable sorts the rows it shows by a column whose header has data-sort
+// (number: by each cell's data-value; text: by its text), each click flipping the way.
+// The list's own order and paging stay the server's (newest or oldest first).
+function sortableTables() {
+  for (const table of document.querySelectorAll("table.sortable")) {
+    table.querySelectorAll("th[data-sort]").forEach((th) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "sort";
+      button.append(...th.childNodes);
+      th.append(button);
+      button.addEventListener("click", () => {
+        const up = th.getAttribute("aria-sort") !== "ascending";
+        table.querySelectorAll("th[aria-sort]").forEach((other) => other.removeAttribute("aria-sort"));
+        th.setAttribute("aria-sort", up ? "ascending" : "descending");
+        const index = Array.from(th.parentNode.children).indexOf(th);
+        const key = (row) => {
+          const cell = row.children[index];
+          return th.dataset.sort === "number" ? Number(cell.dataset.value) : cell.textContent.trim();
+        };
+        const body = table.tBodies[0];
+        const rows = Array.from(body.rows);
+        rows.sort((a, b) => {
+          const x = key(a), y = key(b);
+          const order = x < y ? -1 : x > y ? 1 : 0;
+          return up ? order : -order;
+        });
+        body.append(...rows);
+      });
+    });
+  }
+}
+
+// A live match's board (rendered and escaped by the server) is fetched again about once
+// a second until the server says the match is over.
+function followMatch() {
+  const holder = document.querySelector(".live-holder[data-src]");
+  if (!holder) return;
+  const every = Number(holder.dataset.refreshMs) || 1000;
+  const again = async () => {
+    const answer = await fetch(holder.dataset.src).catch(() => null);
+    if (answer && answer.ok) {
+      holder.innerHTML = await answer.text();
+      holder.dataset.updates = String(Number(holder.dataset.updates || 0) + 1);
+    }
+    const board = holder.querySelector(".live-board");
+    if (!board || board.dataset.over !== "1") setTimeout(again, every);
+  };
+  setTimeout(again, every);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   loadCharts();
   followLadder();
+  sortableTables();
+  followMatch();
 });
