@@ -48,7 +48,7 @@ def replay_step(lines: list[dict[str, Any]], step: int, seat: int | None) -> dic
             actor = game.deciding(state)
             taken = None
             if action is not None and actor is not None and board.action_seen(action, actor, seat):
-                taken = board.choice_label(action, game.observe(state, actor))
+                taken = board.choice_label(action, game.observe(state, actor), names)
             line = decisions[index] if action is not None and index < last else None
             return {
                 "step": index,

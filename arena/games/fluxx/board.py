@@ -17,10 +17,11 @@ from typing import Any, Final
 from arena.games.base import Board
 
 from . import events as event_views
-from .actions import Action, ActionKind, DecisionKind
+from .actions import Action, DecisionKind
 from .cards import NAMES, TYPE_OF, CardType
+from .choice_words import choice_label
 from .observation import Observation, observe
-from .replay_text import describe_event
+from .replay_text import describe_event, end_words
 from .state import State
 
 _DECIDING: Final = {
@@ -47,28 +48,6 @@ _DECIDING: Final = {
 }
 """What is being decided, after the deciding seat's name."""
 
-_VERBS: Final = {
-    ActionKind.PLAY: "Play {card}",
-    ActionKind.DISCARD: "Discard {card}",
-    ActionKind.TARGET: "Choose {card}",
-    ActionKind.TAKE: "Take {card}",
-    ActionKind.GIVE: "Give {card}",
-    ActionKind.DISCARD_GOAL: "Discard the Goal {card}",
-    ActionKind.GIVE_WAR: "Give War to seat {seat}",
-    ActionKind.SEAT: "Seat {seat}",
-    ActionKind.EXCHANGE: "Exchange my {card} for {other}",
-    ActionKind.GET_ON_WITH_IT: "Get on with it",
-    ActionKind.DISCARD_LONE_DEATH: "Discard Death",
-    ActionKind.DONE: "Done",
-    ActionKind.DISCARD_DEATH: "Discard Death",
-    ActionKind.KEEP_DEATH: "Keep Death",
-    ActionKind.PAY: "Pay: discard Taxes and Money",
-    ActionKind.KEEP: "Keep Taxes and Money",
-    ActionKind.LEFT: "Rotate left",
-    ActionKind.RIGHT: "Rotate right",
-    ActionKind.STOP: "Stop",
-}
-
 
 def _card(card: int) -> dict[str, Any]:
     """A card as the fragment draws it: its name and its type (a colour class)."""
@@ -85,18 +64,6 @@ def _name(names: Sequence[str], seat: int) -> str:
 
 def _limit(n: int) -> str:
     return "none" if n < 0 else str(n)
-
-
-def choice_label(action: Action) -> str:
-    """An action in words for a person choosing it."""
-    template = _VERBS.get(action.kind)
-    if template is None:
-        return str(action)
-    return template.format(
-        card=NAMES[action.card] if action.card >= 0 else "",
-        other=NAMES[action.other] if action.other >= 0 else "",
-        seat=action.seat,
-    )
 
 
 def board_view(
@@ -160,7 +127,7 @@ def board_view(
         "deciding_text": deciding,
         "over": over,
         "winner": None if result is None or result.winner < 0 else _name(names, result.winner),
-        "end_reason": None if result is None else result.end_reason,
+        "end_reason": None if result is None else end_words(result.end_reason),
         "events": [describe_event(view, list(names)) for view in events],
     }
 
@@ -190,9 +157,9 @@ class FluxxBoard(Board[State, Observation, Action]):
         view["viewer"] = None
         return view
 
-    def choice_label(self, action: Action, obs: Observation) -> str:
-        """``choice_label``: "Play The Brain", "Give War to seat 2"."""
-        return choice_label(action)
+    def choice_label(self, action: Action, obs: Observation, names: Sequence[str] = ()) -> str:
+        """``choice_label``: "Play The Brain", "Give War to seat 2 (greedy)"."""
+        return choice_label(action, names)
 
 
 BOARD: Final = FluxxBoard()
