@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games import CapabilityMissingError, board_of, revealed_moment, seat_moment
+from arena.games.decision_words import fault_words, took
 
 from .record import RecordError, game_record, record_game
 
@@ -80,6 +81,8 @@ def _decision(
         "name": names[seat] if 0 <= seat < len(names) else str(seat),
         "kind": str(line.get("kind", "")),
         "ms": line.get("ms"),
+        "took": took(line),
+        "problem": fault_words(line),
         "fault": fault,
         "fallback": line.get("fallback"),
         "forfeited": bool(line.get("forfeited")),

@@ -18,6 +18,7 @@ from arena.games.base import Board
 
 from . import events as event_views
 from .actions import Action, DecisionKind
+from .card_text import TEXT, TYPE_MEANING, TYPE_WORDS
 from .cards import NAMES, TYPE_OF, CardType
 from .choice_words import choice_label
 from .observation import Observation, observe
@@ -50,8 +51,23 @@ _DECIDING: Final = {
 
 
 def _card(card: int) -> dict[str, Any]:
-    """A card as the fragment draws it: its name and its type (a colour class)."""
-    return {"name": NAMES[card], "type": TYPE_OF[card].name.lower()}
+    """A card as the fragment draws it: its name, its type (a colour class and its
+    word) and its text (shown on hover, tap and keyboard)."""
+    kind = TYPE_OF[card]
+    return {
+        "name": NAMES[card],
+        "type": kind.name.lower(),
+        "kind": TYPE_WORDS[kind],
+        "text": TEXT[card],
+    }
+
+
+COLOUR_KEY: Final = tuple(
+    {"type": kind.name.lower(), "name": TYPE_WORDS[kind], "meaning": TYPE_MEANING[kind]}
+    for kind in CardType
+    if kind is not CardType.META
+)
+"""The key to the cards' colours: each type's class, name and what it is for."""
 
 
 def _cards(cards: Sequence[int]) -> list[dict[str, Any]]:
@@ -129,6 +145,7 @@ def board_view(
         "winner": None if result is None or result.winner < 0 else _name(names, result.winner),
         "end_reason": None if result is None else end_words(result.end_reason),
         "events": [describe_event(view, list(names)) for view in events],
+        "colour_key": COLOUR_KEY,
     }
 
 
