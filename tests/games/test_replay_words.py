@@ -82,7 +82,7 @@ def test_whole_replays_use_no_enum_names_and_no_bare_milliseconds() -> None:
             assert text
             for line in text:
                 assert not ENUM_NAME.search(line), (game.name, line)
-                assert "you plays" not in line and "you's" not in line, line
+                assert not re.search(r"\byou (plays|'s|is)\b", line), line
                 assert "1722" not in line, line
             assert any("in 1.7 s" in line for line in text)
 
@@ -93,19 +93,24 @@ def test_a_fluxx_seat_text_replay_hides_the_others_choices() -> None:
     mine = list(FLUXX.replay_text(record, [], ["a", "b", "c"], 1))
     everything = list(FLUXX.replay_text(record, [], ["a", "b", "c"], None))
     decisions = [line for line in mine if line.startswith("#")]
-    assert decisions and len(decisions) == sum(line.startswith("#") for line in everything)
+    assert decisions
+    assert len(decisions) == sum(line.startswith("#") for line in everything)
     for line in decisions:
         actor = line.split()[1]
         if actor == "b":
-            assert "chose “" in line and "(hand: " in line
+            assert "chose “" in line
+            assert "(hand: " in line
         else:  # another seat's choice (a card given under Taxation! is private)
-            assert "not seen from this seat" in line and "(hand: " not in line
+            assert "not seen from this seat" in line
+            assert "(hand: " not in line
 
 
 def test_every_fluxx_card_has_its_text_from_the_card_data() -> None:
-    assert len(TEXT) == NUM_CARDS and all(TEXT)
+    assert len(TEXT) == NUM_CARDS
+    assert all(TEXT)
     for goal, (first, second) in PAIR_GOALS.items():
-        assert NAMES[first] in TEXT[goal] and NAMES[second] in TEXT[goal]
+        assert NAMES[first] in TEXT[goal]
+        assert NAMES[second] in TEXT[goal]
     assert TEXT[54] == "Draw 2 cards a turn (instead of 1)."  # from the Draw slot's number
     for card in range(NUM_CARDS):
         if TYPE_OF[card] is CardType.CREEPER:
