@@ -26,10 +26,10 @@ from .state import State
 
 _DECIDING: Final = {
     DecisionKind.PLAY: "{active:plays} a set of equal cards",
-    DecisionKind.ATTACKER_TAKE: "{active:takes} {victim:'s} abluxxed cards, or [leaves] them",
-    DecisionKind.VICTIM_CHOICE: "{victim:takes} the cards back, or [discards] them and [draws]",
+    DecisionKind.ATTACKER_TAKE: "{active:takes {victim:'s} abluxxed cards, or [leaves] them}",
+    DecisionKind.VICTIM_CHOICE: "{victim:takes the cards back, or [discards] them and [draws]}",
     DecisionKind.DRAW: "{drawer:draws} an owed card ({left} left): from the pool or the deck",
-    DecisionKind.OPTIONAL_DRAW: "{active:abluxxed} nobody, so [may] draw one card, or pass",
+    DecisionKind.OPTIONAL_DRAW: "{active:abluxxed nobody, so [may] draw one card, or pass}",
     DecisionKind.SHADOW_PICK: "{active:picks} the shadow display's set to abluxx",
 }
 """What is being decided, in words, per decision kind (``arena.words.Person`` agrees

@@ -51,8 +51,8 @@ _TEMPLATES = {
     "divert": "{card} is diverted onto pool slot {slot}",
     "play": "{seat:plays} {cards}",
     "shadowluxx": "{seat:shadowluxxes} {cards}",
-    "abluxx": "{seat:abluxxes} {victim:'s} {cards}",
-    "take": "{seat:takes} {victim:'s} {cards}",
+    "abluxx": "{seat:abluxxes} {victim:'s} {owned}",
+    "take": "{seat:takes} {victim:'s} {owned}",
     "leave": "{seat:leaves} the cards to {victim}",
     "take_back": "{seat:takes} back {cards}",
     "discard": "{seat:discards} {cards}",
@@ -78,6 +78,7 @@ def describe_event(view: dict[str, Any], names: Sequence[str]) -> str:
         "cards": cards_words(view["cards"])
         if "cards" in view
         else words.count(view.get("count", 0), "hidden card"),
+        "owned": cards_words(view.get("cards", []), singles="bare"),
         "hand": cards_words(sorted(view["cards"]), singles="bare")
         if "cards" in view
         else words.count(view.get("count", 0), "hidden card"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from arena import words
 from arena.games.base import Board
 
 from . import events as event_views
@@ -26,13 +27,13 @@ from .replay_text import describe_event, end_words
 from .state import State
 
 _DECIDING: Final = {
-    DecisionKind.PLAY: "plays a card from the hand (or gets on with it)",
+    DecisionKind.PLAY: "plays a card from the hand (or [gets] on with it)",
     DecisionKind.PLAY_TEMP: "plays a card from the temporary hand",
-    DecisionKind.DEATH_DISCARD: "discards a Keeper or Creeper to Death, or keeps it",
+    DecisionKind.DEATH_DISCARD: "discards a Keeper or Creeper to Death, or [keeps] it",
     DecisionKind.DEATH_ALONE: "discards Death alone",
     DecisionKind.DISCARD_KEEPER_LIMIT: "discards down to the Keeper limit",
     DecisionKind.DISCARD_HAND_LIMIT: "discards down to the hand limit",
-    DecisionKind.TAXES_CHOICE: "pays Taxes with Money, or keeps both",
+    DecisionKind.TAXES_CHOICE: "pays Taxes with Money, or [keeps] both",
     DecisionKind.WAR_TARGET: "gives War to another seat",
     DecisionKind.GOAL_DISCARD: "discards a Goal",
     DecisionKind.CHOOSE_PLAYER: "chooses a seat",
@@ -45,9 +46,10 @@ _DECIDING: Final = {
     DecisionKind.REPLAY_FROM_DISCARD: "plays a card from the discard pile",
     DecisionKind.DEAL_CARD: "hands a card of Everybody Gets 1 to a seat",
     DecisionKind.TAX_GIVE: "gives a card under Taxation!",
-    DecisionKind.TRASH_DAY: "picks what goes on Trash Day",
+    DecisionKind.TRASH_DAY: "picks what to throw out on Trash Day",
 }
-"""What is being decided, after the deciding seat's name."""
+"""What is being decided, after the deciding seat's name (its verbs agree with it:
+``arena.words.Person``)."""
 
 
 def _card(card: int) -> dict[str, Any]:
@@ -112,7 +114,7 @@ def board_view(
     deciding = (
         "the match is over"
         if obs.decision is None
-        else f"{_name(names, obs.deciding)} {_DECIDING[obs.decision]}"
+        else format(words.Person(_name(names, obs.deciding)), _DECIDING[obs.decision])
     )
     result = obs.result
     return {
