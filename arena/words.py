@@ -9,7 +9,7 @@ person: "you play", "greedy abluxxes your two 12s"; any other name is the third 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 YOU: Final = "you"
@@ -73,6 +73,16 @@ class Person:
             return f"{self.name} {verb}{space}" + _VERB_MARK.sub(lambda m: m.group(1), rest)
         rest = _VERB_MARK.sub(lambda m: base_form(m.group(1)), rest)
         return f"{YOU} {base_form(verb)}{space}{rest}"
+
+
+def seat_person(names: Sequence[str], seat: object) -> Person:
+    """Seat ``seat`` of a table whose seats are ``names``, as a ``Person`` ("seat 4"
+    for a seat the names do not cover, "the centre" for −1: a card of no seat)."""
+    if not isinstance(seat, int):
+        return Person("?")
+    if seat < 0:
+        return Person("the centre")
+    return Person(names[seat] if seat < len(names) else f"seat {seat}")
 
 
 def number(n: int) -> str:

@@ -67,14 +67,11 @@ _TEMPLATES = {
 def describe_event(view: dict[str, Any], names: Sequence[str]) -> str:
     """One event view in words: "greedy abluxxes your two 12s"."""
 
-    def person(seat: int) -> words.Person:
-        return words.Person(names[seat] if 0 <= seat < len(names) else f"seat {seat}")
-
     slot = view.get("slot", 0)
     scores = view.get("scores", [])
     fields = {
-        "seat": person(view.get("seat", -1)),
-        "victim": person(view.get("victim", -1)),
+        "seat": words.seat_person(names, view.get("seat", -1)),
+        "victim": words.seat_person(names, view.get("victim", -1)),
         "cards": cards_words(view["cards"])
         if "cards" in view
         else words.count(view.get("count", 0), "hidden card"),
@@ -87,7 +84,7 @@ def describe_event(view: dict[str, Any], names: Sequence[str]) -> str:
         "source": "the deck" if slot == -1 else f"pool slot {slot + 1}",
         "deal": view.get("deal", 0) + 1,
         "reason": deal_end_words(str(view.get("reason", ""))),
-        "scores": ", ".join(f"{person(s)} {n}" for s, n in enumerate(scores)),
+        "scores": ", ".join(f"{words.seat_person(names, s)} {n}" for s, n in enumerate(scores)),
     }
     template = _TEMPLATES.get(str(view["type"]), "{seat} " + str(view["type"]))
     return template.format(**fields)

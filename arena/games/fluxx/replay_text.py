@@ -105,17 +105,10 @@ _TEMPLATES = {
 def describe_event(view: dict[str, Any], names: Sequence[str]) -> str:
     """One event view in words: "you play The Brain (from the hand)"."""
 
-    def person(seat: object) -> words.Person:
-        if not isinstance(seat, int):
-            return words.Person("?")
-        if seat < 0:
-            return words.Person("the centre")
-        return words.Person(names[seat] if seat < len(names) else f"seat {seat}")
-
     fields: dict[str, object] = dict(view)
     for key in ("seat", "from_seat", "to_seat", "recipient", "other", "winner"):
         if key in view:
-            fields[key] = person(view[key])
+            fields[key] = words.seat_person(names, view[key])
     fields["cards"] = (
         _cards(view["cards"])
         if "cards" in view
