@@ -90,6 +90,12 @@ def number(n: int) -> str:
     return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
 
 
+def ordinal(n: int) -> str:
+    """ "1st", "2nd", "3rd", "11th", "22nd"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def plural(noun: str) -> str:
     """The plural of a card's name: "12" → "12s", "joker" → "jokers", "Taxes" stays."""
     return noun if noun.endswith("s") else noun + "s"

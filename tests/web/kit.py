@@ -31,10 +31,14 @@ HOSTILE = (
 """Bot names as a hostile author might choose them (the store keeps them as given)."""
 
 
-@cache
 def real_record(game: str = "abluxxen") -> bytes:
     """The compressed record of one real 3-player match of ``game`` among built-in
-    random bots."""
+    random bots (one per game and test process)."""
+    return _real_record(game)
+
+
+@cache
+def _real_record(game: str) -> bytes:
     directory = Path(subprocess.check_output(["mktemp", "-d"], text=True).strip())
     path = directory / "one.jsonl.gz"
     subprocess.run(
