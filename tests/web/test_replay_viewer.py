@@ -30,12 +30,19 @@ pytestmark = pytest.mark.slow
 ENUM_NAME = re.compile(r"\b[A-Z]{2,}_[A-Z_]+\b")
 
 
-def _first_match(db: Path) -> str:
+def _served(
+    tmp_path: Path, web_server: Callable[..., str], game: str = "abluxxen"
+) -> tuple[str, str]:
+    """A real ``arena web`` over one recorded match of ``game``: its address and the
+    match's id."""
+    db = tmp_path / "arena.db"
+    history(db, matches=1, game=game)
     store = open_store(db, read_only=True)
     try:
-        return str(store.read("SELECT id FROM matches ORDER BY idx LIMIT 1")[0][0])
+        match_id = str(store.read("SELECT id FROM matches ORDER BY idx LIMIT 1")[0][0])
     finally:
         store.close()
+    return web_server(db), match_id
 
 
 def _settled(page: Any, step: int) -> None:
@@ -47,10 +54,7 @@ def _settled(page: Any, step: int) -> None:
 def test_autoplay_runs_at_its_speed_on_a_fake_clock_and_pauses(
     tmp_path: Path, web_server: Callable[..., str], page: Any
 ) -> None:
-    db = tmp_path / "arena.db"
-    history(db, matches=1)
-    base = web_server(db)
-    match_id = _first_match(db)
+    base, match_id = _served(tmp_path, web_server)
     start = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
     page.clock.install(time=start)
     page.goto(f"{base}/replay/{quote(match_id, safe='')}?seat=all")
@@ -89,10 +93,7 @@ def test_autoplay_runs_at_its_speed_on_a_fake_clock_and_pauses(
 def test_ten_quick_presses_move_exactly_ten_steps(
     tmp_path: Path, web_server: Callable[..., str], page: Any
 ) -> None:
-    db = tmp_path / "arena.db"
-    history(db, matches=1)
-    base = web_server(db)
-    match_id = _first_match(db)
+    base, match_id = _served(tmp_path, web_server)
     page.goto(f"{base}/replay/{quote(match_id, safe='')}?seat=1")
     _settled(page, 0)
     for _ in range(10):  # as fast as the keyboard sends them, while steps are loading
@@ -107,10 +108,7 @@ def test_ten_quick_presses_move_exactly_ten_steps(
 def test_a_step_has_a_permalink_and_the_replay_downloads_as_json(
     tmp_path: Path, web_server: Callable[..., str], page: Any
 ) -> None:
-    db = tmp_path / "arena.db"
-    history(db, matches=1)
-    base = web_server(db)
-    match_id = _first_match(db)
+    base, match_id = _served(tmp_path, web_server)
     quoted = quote(match_id, safe="")
     page.goto(f"{base}/replay/{quoted}?seat=2&step=6")
     _settled(page, 6)
@@ -141,10 +139,7 @@ def test_a_step_has_a_permalink_and_the_replay_downloads_as_json(
 def test_the_match_page_leads_with_the_board_and_folds_its_log(
     tmp_path: Path, web_server: Callable[..., str], page: Any
 ) -> None:
-    db = tmp_path / "arena.db"
-    history(db, matches=1)
-    base = web_server(db)
-    match_id = _first_match(db)
+    base, match_id = _served(tmp_path, web_server)
     page.goto(f"{base}/match/{quote(match_id, safe='')}?seat=0")
     board = page.locator(".abx-board")
     expect(board).to_be_visible()
@@ -172,10 +167,7 @@ def test_the_match_page_leads_with_the_board_and_folds_its_log(
 def test_fluxx_cards_open_to_their_text_by_tap_and_keyboard(
     tmp_path: Path, web_server: Callable[..., str], browser: Any
 ) -> None:
-    db = tmp_path / "arena.db"
-    history(db, matches=1, game="fluxx")
-    base = web_server(db)
-    match_id = _first_match(db)
+    base, match_id = _served(tmp_path, web_server, "fluxx")
     context = browser.new_context(has_touch=True, viewport={"width": 1280, "height": 900})
     try:
         _fluxx_cards(context.new_page(), base, match_id, tmp_path)
