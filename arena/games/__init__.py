@@ -20,6 +20,7 @@ from .base import (
     RatingDefaults,
 )
 from .boards import board_of, revealed_moment, seat_moment
+from .decision_words import fault_words, took
 from .registry import (
     DEFAULT_GAME,
     AnyGame,
@@ -59,6 +60,7 @@ __all__ = [
     "all_games",
     "board_of",
     "by_oneof",
+    "fault_words",
     "get",
     "names",
     "pettingzoo_env",
@@ -66,4 +68,5 @@ __all__ = [
     "register",
     "revealed_moment",
     "seat_moment",
+    "took",
 ]

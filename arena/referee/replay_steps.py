@@ -15,8 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games import CapabilityMissingError, board_of, revealed_moment, seat_moment
-from arena.games.decision_words import fault_words, took
+from arena.games import (
+    CapabilityMissingError,
+    board_of,
+    fault_words,
+    revealed_moment,
+    seat_moment,
+    took,
+)
 
 from .record import RecordError, game_record, record_game
 
