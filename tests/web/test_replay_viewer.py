@@ -204,3 +204,30 @@ def _fluxx_cards(page: Any, base: str, match_id: str, tmp_path: Path) -> None:
     expect(card.locator(".fx-text")).to_be_hidden()
     expect(page.locator("button.play")).to_have_attribute("aria-pressed", "false")
     assert not errors
+
+
+def test_a_step_refused_by_the_read_limit_is_fetched_again_and_no_press_is_lost(
+    tmp_path: Path, web_server: Callable[..., str], page: Any
+) -> None:
+    base, match_id = _served(tmp_path, web_server)
+    start = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+    page.clock.install(time=start)
+    page.goto(f"{base}/replay/{quote(match_id, safe='')}?seat=0")
+    _settled(page, 0)
+    page.clock.pause_at(start + datetime.timedelta(seconds=10))
+    refused: list[str] = []
+
+    def limit_once(route: Any) -> None:
+        if refused:
+            route.continue_()
+            return
+        refused.append(route.request.url)  # as the app's read limit answers a busy client
+        route.fulfill(status=429, body="too many requests")
+
+    page.route("**/replay-step/**", limit_once)
+    with page.expect_response(lambda answer: answer.status == 429):
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+    page.clock.run_for(1000)  # the viewer waits a second, then asks again
+    _settled(page, 3)
+    assert len(refused) == 1

@@ -58,6 +58,11 @@
         } catch (error) {
           response = null;
         }
+        if (response && response.status === 429) {  // the read limit: wait, then go on
+          const wait = Number(response.headers.get("Retry-After")) || 1;
+          await new Promise((done) => setTimeout(done, wait * 1000));
+          continue;
+        }
         if (!response || !response.ok) {  // the step is not to be had: stay where we are
           target = shown().step;
           setPlaying(false);
