@@ -184,7 +184,7 @@ def _fluxx_cards(page: Any, base: str, match_id: str, tmp_path: Path) -> None:
     for kind in ("Keeper", "Creeper", "Goal", "New Rule", "Action"):
         expect(key.locator("summary .fx-swatch", has_text=kind)).to_be_visible()
 
-    card = page.locator("details.fx-card").first
+    card = page.locator("details.fx-card:not(.basic)").first
     name = card.locator("summary").inner_text().strip()
     text = TEXT[NAMES.index(name)]
     expect(card.locator(".fx-text")).to_be_hidden()
@@ -203,6 +203,9 @@ def _fluxx_cards(page: Any, base: str, match_id: str, tmp_path: Path) -> None:
     page.keyboard.press("Space")
     expect(card.locator(".fx-text")).to_be_hidden()
     expect(page.locator("button.play")).to_have_attribute("aria-pressed", "false")
+    basic = page.locator("details.fx-card.basic")
+    basic.locator("summary").click()  # the Basic Rules too, with the numbers in force
+    expect(basic.locator(".fx-text")).to_contain_text(TEXT[0])
     assert not errors
 
 

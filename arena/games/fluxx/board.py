@@ -20,7 +20,7 @@ from arena.games.base import Board
 from . import events as event_views
 from .actions import Action, DecisionKind
 from .card_text import TEXT, TYPE_MEANING, TYPE_WORDS
-from .cards import NAMES, TYPE_OF, CardType
+from .cards import BASIC_RULES, NAMES, TYPE_OF, CardType
 from .choice_words import choice_label
 from .observation import Observation, observe
 from .replay_text import describe_event, end_words
@@ -122,6 +122,7 @@ def board_view(
         "phase": obs.phase,
         "extra": obs.extra,
         "seats": seats,
+        "basic": _card(BASIC_RULES),
         "rules": _cards(obs.rules),
         "goals": _cards(obs.goals),
         "numbers": {
