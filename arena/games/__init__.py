@@ -9,6 +9,7 @@ from typing import Any
 from .base import (
     Board,
     CapabilityMissingError,
+    CardPicks,
     Deal,
     Game,
     GameResult,
@@ -46,6 +47,7 @@ __all__ = [
     "AnyGame",
     "Board",
     "CapabilityMissingError",
+    "CardPicks",
     "Deal",
     "Game",
     "GameResult",

@@ -47,11 +47,14 @@ def web(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def _choices(page: str) -> tuple[str, str, int] | None:
-    """(request id, version, number of buttons) of a page offering choices."""
+    """(request id, version, number of legal choices) of a page offering choices (as
+    buttons, or as cards to tick: each is posted by its index too)."""
     form = re.search(r'name="request" value="(\d+)".*?name="version" value="(\d+)"', page, re.S)
     if form is None:
         return None
-    return form[1], form[2], len(re.findall(r'<button type="submit" name="choice"', page))
+    choices = re.search(r'data-choices="(\d+)"', page)
+    assert choices is not None
+    return form[1], form[2], int(choices[1])
 
 
 def test_beyond_loopback_the_tables_need_the_token(tmp_path: Path) -> None:

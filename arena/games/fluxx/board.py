@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from arena.games.base import Board
+from arena.games.base import Board, CardPicks
 
 from . import events as event_views
 from .actions import Action, ActionKind, DecisionKind
 from .cards import NAMES, TYPE_OF, CardType
 from .observation import Observation, observe
+from .picks import card_picks
 from .replay_text import describe_event
 from .state import State
 
@@ -193,6 +194,10 @@ class FluxxBoard(Board[State, Observation, Action]):
     def choice_label(self, action: Action, obs: Observation) -> str:
         """``choice_label``: "Play The Brain", "Give War to seat 2"."""
         return choice_label(action)
+
+    def card_picks(self, obs: Observation) -> CardPicks | None:
+        """``card_picks`` (``picks.py``)."""
+        return card_picks(obs)
 
 
 BOARD: Final = FluxxBoard()
