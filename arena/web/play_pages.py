@@ -78,13 +78,13 @@ def _settled(moment: Moment, after: int) -> bool:
     return moment.version > after and (moment.decision is not None or moment.over is not None)
 
 
-async def _moment(table: PlayTable, human: HumanSeat, after: int) -> Moment:
+async def _moment(table: PlayTable, human: HumanSeat, after: int | None) -> Moment:
     """The first moment past ``after`` at which the person decides or the match is over,
-    waiting up to WAIT_S; else the current moment."""
+    waiting up to WAIT_S; else the current moment (at once for None: a page opened)."""
     loop = asyncio.get_running_loop()
     until = loop.time() + WAIT_S
     moment = human.moment()
-    while not _settled(moment, after) and not table.over:
+    while after is not None and not _settled(moment, after) and not table.over:
         left = until - loop.time()
         if left <= 0:
             break
@@ -124,6 +124,10 @@ def _page_context(
         boxes = checkboxes(picks) if picks is not None else None
     final = table.finals.get(seat)
     human = table.people[seat]
+    if view is None and final is None and human.asked:
+        # Between its person's decisions a page shows the board as it was at the last.
+        last = human.asked[-1]
+        view = {"board": seat_moment(table.game, last.observation, (), table.names)["board"]}
     left_s, bank_s = moment.clock(asyncio.get_running_loop().time())
     return {
         "table": table,
@@ -131,7 +135,7 @@ def _page_context(
         "human": human,
         "moment": moment,
         "decision": decision,
-        "view": view,
+        "view": view if decision is not None else None,
         "picks": boxes,
         "clock": {"left_ms": round(left_s * 1000), "bank_ms": round(bank_s * 1000)},
         "log": _log(table, seat),
@@ -149,7 +153,8 @@ async def play_page(request: Request) -> Response:
     by_query = admitted(request, room)
     table = _table(request, room)
     seat = _viewer(request, table)
-    after = whole_number(request.query_params.get("after", "-1"), "after", negative=True)
+    given = request.query_params.get("after")
+    after = None if given is None else whole_number(given, "after", negative=True)
     moment = await _moment(table, table.people[seat], after)
     context = _page_context(table, seat, moment, None)
     text = await asyncio.to_thread(render, "play.html", title="Play", **context)
