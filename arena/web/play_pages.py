@@ -3,9 +3,9 @@ the legal actions when it is their turn: buttons, or cards ticked in one go), an
 that starts a table against built-in bots. The lobby's pages: ``lobby_pages``.
 
 Access: ``play_access``. Each page shows one seat, its person's: at a lobby table the
-seat the request's key opens, else the table's one person (its id is their secret). The
-page long-polls: it waits until its person decides again or the match is over (WAIT_S
-at most, then shows "waiting" and reloads).
+seat the request's key opens, else the table's one person (its id is their secret). After a
+choice the page shows at once, then reloads and long-polls: it waits until its person
+decides again or the match is over (WAIT_S at most, then shows "waiting" and reloads).
 """
 
 from __future__ import annotations
@@ -172,13 +172,15 @@ async def play_choose(request: Request) -> Response:
     human = table.people[seat]
     fields = await read_form(request)
     form = dict(fields)
-    request_id, version = form_int(form, "request"), form_int(form, "version")
+    request_id = form_int(form, "request")
     if "choice" in form:
         problem = human.choose(request_id, form_int(form, "choice"))
     else:
         problem = _choose_cards(human, request_id, [v for k, v in fields if k == "card"], table)
     if problem is None:
-        return RedirectResponse(f"/play/{table.id}?after={version}", status_code=303)
+        # The page at once (the choice taken, the others to play): it then waits for
+        # the person's next turn itself, so the browser is never left on this post.
+        return RedirectResponse(f"/play/{table.id}", status_code=303)
     context = _page_context(table, seat, human.moment(), problem)
     text = await asyncio.to_thread(render, "play.html", title="Play", **context)
     return HTMLResponse(text, status_code=409)

@@ -144,7 +144,8 @@ def test_a_person_past_their_time_draws_on_the_bank_then_times_out() -> None:
         assert human.bank_s == 15
         started = loop.time()
         reply = await human.decide(_asked(2, "PLAY", ["a"]))  # nobody chooses
-        assert reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT
+        assert reply.fault is not None
+        assert reply.fault.kind is FaultKind.TIMEOUT
         assert loop.time() - started == 25  # its 10 s and the 15 s left in the bank
         assert human.bank_s == 0
 

@@ -9,13 +9,14 @@ import asyncio
 import random
 from collections import Counter
 
+from referee.scripted import run_virtual
+
 from arena.games import board_of, get
 from arena.games.base import CardPicks
 from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchSpec, Seat, run_match
 from arena.referee.human import HumanSeat
 from arena.web.play_picks import checkboxes, picked
-from referee.scripted import run_virtual
 
 
 def test_each_abluxxen_play_is_one_set_of_ticked_cards_and_back() -> None:
