@@ -19,7 +19,7 @@ import hmac
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -27,6 +27,8 @@ from arena.games import AnyGame
 from arena.names import BadNameError, check_name
 from arena.policies.registry import builtin_factory
 from arena.referee import Seat, builtin_seat
+
+from .lobby_bots import SUBMITTED
 
 if TYPE_CHECKING:
     from .play_room import PlayRoom, PlayTable
@@ -52,7 +54,8 @@ class Opening:
     config: Any
     rated: bool
     bots: str
-    """The built-in policy that fills the empty seats."""
+    """The built-in policy that fills the empty seats, or SUBMITTED (bots registered in
+    the arena's database: ``lobby_bots``)."""
     opened_at: float
     """On the lobby's clock."""
     people: list[tuple[str, str]] = field(default_factory=list)
@@ -115,7 +118,7 @@ class Lobby:
         self, game: AnyGame, config: Any, *, rated: bool, bots: str, name: str
     ) -> tuple[Opening, str]:
         """Open a table with its host ``name``; (the table, the host's key)."""
-        if bots not in game.policies:
+        if bots not in game.policies and not (bots == SUBMITTED and self.room.settings.db):
             known = ", ".join(sorted(game.policies))
             raise LobbyRefusedError(f"no built-in bot {bots!r}; choose one of {known}")
         name = _checked(name)
@@ -146,24 +149,46 @@ class Lobby:
         opening.people.append((key, name))
         return key
 
-    def start(self, table_id: str, key: str) -> PlayTable:
-        """The host starts the table: people at random seats, bots in the others."""
+    def hosted(self, table_id: str, key: str) -> Opening:
+        """The waiting table whose host holds ``key`` (refused in words otherwise)."""
         opening = self._waiting(table_id)
         if opening.seat_of(key) != 0:
             raise LobbyRefusedError("only the person who opened this table can start it")
+        return opening
+
+    def start(
+        self,
+        table_id: str,
+        key: str,
+        fill: list[Seat] | None = None,
+        closers: Sequence[Callable[[], Awaitable[None]]] = (),
+    ) -> PlayTable:
+        """The host starts the table: people at random seats, bots in the others (the
+        table's built-in policy, or ``fill``, one a free seat)."""
+        opening = self.hosted(table_id, key)
         game, size = opening.game, opening.size
         rng = random.SystemRandom()
         seats = rng.sample(range(size), len(opening.people))
         people = {seat: name for seat, (_key, name) in zip(seats, opening.people, strict=True)}
         keys = {key: seat for seat, (key, _name) in zip(seats, opening.people, strict=True)}
-        factory = builtin_factory(game, opening.bots)
         free = [seat for seat in range(size) if seat not in people]
-        bots: dict[int, Seat] = {
-            seat: builtin_seat(_bot_name(opening, n), factory, rng.getrandbits(32))
-            for n, seat in enumerate(free, start=1)
-        }
+        if fill is not None:
+            bots = dict(zip(free, fill, strict=True))
+        else:
+            factory = builtin_factory(game, opening.bots)
+            bots = {
+                seat: builtin_seat(_bot_name(opening, n), factory, rng.getrandbits(32))
+                for n, seat in enumerate(free, start=1)
+            }
         table = self.room.start_people(
-            game, opening.config, people, bots, rated=opening.rated, keys=keys, table_id=opening.id
+            game,
+            opening.config,
+            people,
+            bots,
+            rated=opening.rated,
+            keys=keys,
+            table_id=opening.id,
+            closers=closers,
         )  # TablesFullError: the table keeps waiting
         del self.openings[opening.id]
         return table

@@ -15,8 +15,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from arena.referee.channels import ChannelPool
+
 from .app import Refused
 from .lobby import MAX_OPEN, OPEN_FOR_S, LobbyRefusedError
+from .lobby_bots import SUBMITTED, submitted_seats
 from .play_access import (
     admitted,
     keep_seat,
@@ -28,7 +31,7 @@ from .play_access import (
     seat_key,
     table_options,
 )
-from .play_room import TablesFullError
+from .play_room import PlayRoom, TablesFullError
 from .render import render
 
 
@@ -44,8 +47,14 @@ async def lobby_page(request: Request) -> Response:
         games=offered_games(room),
         settings=room.settings,
         open_minutes=round(OPEN_FOR_S / 60),
+        submitted=_submitted(room),
     )
     return keep_token(request, HTMLResponse(text), room, by_query)
+
+
+def _submitted(room: PlayRoom) -> tuple[str, ...]:
+    """The lobby's choice of submitted bots, when the app has a database to find them."""
+    return (SUBMITTED,) if room.settings.db is not None else ()
 
 
 async def open_table(request: Request) -> Response:
@@ -54,7 +63,7 @@ async def open_table(request: Request) -> Response:
     admitted(request, room)
     posted_here(request)
     form = dict(await read_form(request))
-    game, config, policy = table_options(form, room)
+    game, config, policy = table_options(form, room, also=_submitted(room))
     rated = room.settings.rated and form.get("rated") == "yes"
     try:
         opening, key = room.lobby.open(
@@ -115,11 +124,25 @@ async def start_table(request: Request) -> Response:
     admitted(request, room)
     posted_here(request)
     table_id = request.path_params["table"]
+    key = seat_key(request, table_id)
+    pool = ChannelPool()
     try:
-        table = room.lobby.start(table_id, seat_key(request, table_id))
+        opening = room.lobby.hosted(table_id, key)
+        fill = None
+        if opening.bots == SUBMITTED and room.settings.db is not None:
+            free = opening.size - len(opening.people)
+            found = await submitted_seats(
+                room.settings.db, opening.game, opening.config, free, opening.names, pool
+            )
+            if isinstance(found, str):
+                raise LobbyRefusedError(found)
+            fill = found
+        table = room.lobby.start(table_id, key, fill, closers=[pool.close])
     except LobbyRefusedError as error:
+        await pool.close()
         raise Refused(409, str(error)) from None
     except TablesFullError as error:
+        await pool.close()
         raise Refused(503, str(error)) from None
     return RedirectResponse(f"/play/{table.id}", status_code=303)
 

@@ -124,9 +124,12 @@ def offered_games(room: PlayRoom) -> list[AnyGame]:
     ]
 
 
-def table_options(form: dict[str, str], room: PlayRoom) -> tuple[AnyGame, Any, str]:
-    """The game, configuration and built-in bots a start form names (Refused in words).
-    Each game's fields are its own (the form offers every game at once)."""
+def table_options(
+    form: dict[str, str], room: PlayRoom, *, also: tuple[str, ...] = ()
+) -> tuple[AnyGame, Any, str]:
+    """The game, configuration and built-in bots (or one of ``also``) a start form
+    names (Refused in words). Each game's fields are its own (the form offers every
+    game at once)."""
     try:
         game = get(form.get("game", ""))
         if game not in offered_games(room):
@@ -135,7 +138,7 @@ def table_options(form: dict[str, str], room: PlayRoom) -> tuple[AnyGame, Any, s
             form_int(form, f"players-{game.name}"), form.get(f"preset-{game.name}") or None
         )
         policy = form.get(f"bots-{game.name}", "random")
-        if policy not in game.policies:
+        if policy not in game.policies and policy not in also:
             known = ", ".join(sorted(game.policies))
             raise InvalidOptionsError(f"no built-in bot {policy!r}; choose one of {known}")
     except (InvalidOptionsError, LookupError) as error:

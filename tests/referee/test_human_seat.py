@@ -124,7 +124,7 @@ def test_a_persons_time_must_be_positive() -> None:
 def _asked(request_id: int, kind: str, legal: list[str]) -> Decision:
     """A decision of kind ``kind`` offering ``legal`` (an observation's two fields)."""
     obs = SimpleNamespace(seat=0, decision=kind, legal=legal)
-    return Decision(request_id, obs, (), GAME.wire, 1000, 1.0, 0.0)  # type: ignore[arg-type]
+    return Decision(request_id, obs, (), GAME.wire, 1000, 1.0, 0.0)
 
 
 def test_a_person_past_their_time_draws_on_the_bank_then_times_out() -> None:

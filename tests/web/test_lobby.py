@@ -58,8 +58,8 @@ def web(tmp_path: Path, clock: Clock) -> Iterator[TestClient]:
         yield c
 
 
-def _as(web: TestClient, method: str, path: str, key: str | None, table: str, **kw: Any) -> Any:
-    """A request by the person holding ``key`` at ``table`` (None: nobody's), with no
+def _as(web: TestClient, method: str, path: str, key: str, table: str, **kw: Any) -> Any:
+    """A request by the person holding ``key`` at ``table`` ("": nobody's), with no
     other cookie: each person is a browser of their own."""
     web.cookies.clear()
     headers = {"cookie": f"{seat_cookie(table)}={key}"} if key else {}
@@ -87,7 +87,7 @@ def _open(web: TestClient, name: str, **fields: str) -> tuple[str, str]:
 
 
 def _join(web: TestClient, table: str, name: str) -> Any:
-    return _as(web, "POST", f"/play/lobby/{table}/join", None, table, data={"name": name})
+    return _as(web, "POST", f"/play/lobby/{table}/join", "", table, data={"name": name})
 
 
 def test_people_join_a_table_until_it_is_full_and_the_host_starts_it(web: TestClient) -> None:
@@ -106,7 +106,7 @@ def test_people_join_a_table_until_it_is_full_and_the_host_starts_it(web: TestCl
     assert full.status_code == 409
     assert "this table is full: 3 of 3 seats are taken" in full.text
     assert "3 of 3" in web.get("/play/lobby").text
-    page = _as(web, "GET", f"/play/lobby/{table}", None, table).text
+    page = _as(web, "GET", f"/play/lobby/{table}", "", table).text
     assert "This table is full" in page
     assert "Join this table" not in page
     assert "you" not in re.findall(r"<li>([^<]*)</li>", page)
@@ -142,7 +142,7 @@ def test_people_join_a_table_until_it_is_full_and_the_host_starts_it(web: TestCl
         hands += shown
     assert sorted(seats.values()) == [0, 1, 2]  # three people, no bot
     assert hands  # the first to decide sees their hand
-    for key in (None, "not-a-key", ann + "x"):
+    for key in ("", "not-a-key", ann + "x"):
         nobody = _as(web, "GET", f"/play/{table}", key, table)
         assert nobody.status_code == 403
         assert "belong to the people who joined it" in nobody.text
@@ -208,3 +208,38 @@ def test_only_a_rated_arena_rates_a_lobby_table(tmp_path: Path, clock: Clock) ->
         _open(web, "bob")
         rows = re.findall(r"<td>(rated|unrated)</td>", web.get("/play/lobby").text)
         assert sorted(rows) == ["rated", "unrated"]
+
+
+def test_submitted_bots_fill_the_empty_seats(tmp_path: Path, clock: Clock) -> None:
+    """Bots registered in the arena's database (active ones only, each saying Hello
+    first: real bot processes) take the seats nobody took; too few are refused in words."""
+    from server.support import RANDOM_BOT, Processes
+
+    from arena.store.registry import BotStatus, add_bot, change_bot
+
+    db = tmp_path / "arena.db"
+    processes = Processes()
+    try:
+        first, second = processes.bots([RANDOM_BOT], [RANDOM_BOT])
+        store = open_store(db)
+        try:
+            for name, proc in (("rb1", first), ("rb2", second), ("asleep", second)):
+                add_bot(store, name, "owner", proc.address, "")
+            for name in ("rb1", "rb2"):
+                change_bot(store, name, status=BotStatus.ACTIVE)
+        finally:
+            store.close()
+        with client(db, clock) as web:
+            assert "bots submitted to this arena" in web.get("/play/lobby").text
+            table, ann = _open(web, "ann", **{"bots-abluxxen": "submitted"})
+            started = _as(web, "POST", f"/play/lobby/{table}/start", ann, table)
+            assert started.status_code == 303, started.text
+            names = web.app.state.play.tables[table].names  # type: ignore[attr-defined]
+            assert sorted(names) == ["ann", "rb1", "rb2"]  # never the suspended one
+            big, host = _open(web, "bob", **{"bots-abluxxen": "submitted", "players-abluxxen": "4"})
+            refused = _as(web, "POST", f"/play/lobby/{big}/start", host, big)
+            assert refused.status_code == 409
+            assert "only 2 submitted bots could take a seat at this table, not 3" in refused.text
+            assert big in web.get("/play/lobby").text  # still waiting
+    finally:
+        processes.kill_all()

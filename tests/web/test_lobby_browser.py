@@ -90,7 +90,8 @@ def _open_table(page: Any, base: str, name: str, players: str = "3") -> str:
     with page.expect_navigation():
         page.locator("form.start button[type=submit]").click()
     assert "/play/lobby/" in page.url
-    return page.url.rsplit("/", 1)[1]
+    table: str = page.url.rsplit("/", 1)[1]
+    return table
 
 
 def _play_to_the_end(players: list[Person], rng: random.Random) -> int:
