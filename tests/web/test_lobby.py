@@ -210,6 +210,7 @@ def test_only_a_rated_arena_rates_a_lobby_table(tmp_path: Path, clock: Clock) ->
         assert sorted(rows) == ["rated", "unrated"]
 
 
+@pytest.mark.slow  # bot processes
 def test_submitted_bots_fill_the_empty_seats(tmp_path: Path, clock: Clock) -> None:
     """Bots registered in the arena's database (active ones only, each saying Hello
     first: real bot processes) take the seats nobody took; too few are refused in words."""
