@@ -3,12 +3,18 @@
 Run from the repository root: ``python sample_bots/random_bot.py --port 50061``.
 """
 
-from arena.games import names
+from arena.games import family_wildcards, names
 from arena.policies import RandomPolicy
 from arena.sdk import BotInfo, run_bot
 
 # A random policy needs nothing of a game but its legal actions: it plays them all.
-INFO = BotInfo(name="random", version="1.0", author="Abluxxen Arena samples", games=tuple(names()))
+# "openspiel:*" (a family's wildcard) declares every OpenSpiel game.
+INFO = BotInfo(
+    name="random",
+    version="1.0",
+    author="Abluxxen Arena samples",
+    games=(*names(), *family_wildcards()),
+)
 
 if __name__ == "__main__":
     # A fresh RandomPolicy() per match; its match_start hook seeds it from the match id

@@ -391,6 +391,12 @@ def main() -> int:
     parser.add_argument(
         "--read-rate", type=float, default=None, help="arena serve --read-rate (default its own)"
     )
+    parser.add_argument(
+        "--read-processes",
+        type=int,
+        default=None,
+        help="arena serve --read-processes (default its own; 0: the reads on threads)",
+    )
     parser.add_argument("--db", help="build (or, with --reuse, reuse) this database")
     parser.add_argument("--reuse", action="store_true", help="serve --db as it is")
     parser.add_argument("--arena-root", help="serve with the arena code in this directory")
@@ -449,6 +455,8 @@ def main() -> int:
         ]  # fmt: skip
         if args.read_rate is not None:
             argv += ["--read-rate", str(args.read_rate)]
+        if args.read_processes is not None:
+            argv += ["--read-processes", str(args.read_processes)]
         with serve_log.open("w") as handle:
             server = procs.start(argv, cwd=arena_root, env=env, stderr=handle)
         address = first_line(server, "arena serving on ", 300)
@@ -506,6 +514,7 @@ def main() -> int:
         "matches": args.matches,
         "build_s": round(build_s, 1),
         "read_rate": args.read_rate,
+        "read_processes": args.read_processes,
         "clients": args.clients,
         "client_nice": args.client_nice,
         "leaderboard_p99_ms": p99(tally.latencies["GetLeaderboard"]),

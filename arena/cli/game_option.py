@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from arena.games import DEFAULT_GAME, AnyGame, UnknownGameError, names
+from arena.games import DEFAULT_GAME, AnyGame, UnknownGameError, families, names
 from arena.games import get as get_game
 
 
@@ -19,7 +19,8 @@ def add_game_option(parser: argparse.ArgumentParser, *, preset: bool = True) -> 
         "--game",
         default=None,
         metavar="NAME",
-        help=f"the game: {', '.join(names())} (default {DEFAULT_GAME})",
+        help=f"the game: {', '.join(names())}, or {'; or '.join(families())} "
+        f"(default {DEFAULT_GAME})",
     )
     if preset:
         parser.add_argument(

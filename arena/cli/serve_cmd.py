@@ -7,17 +7,19 @@ import asyncio
 import logging
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Final
 
 from arena.games import DEFAULT_GAME
 from arena.league.config import EXECUTORS
 from arena.league.executors import ExecutorError
 from arena.league.rating import LADDER_TAU
+from arena.referee.live import DEFAULT_DELAY_S
 from arena.server.allowlist import DEFAULT_ALLOW
 from arena.server.app import Companion, RunningArena, serve
 from arena.server.config import (
     DEFAULT_PORT,
     DEFAULT_READ_BURST,
+    DEFAULT_READ_PROCESSES,
     DEFAULT_READ_RATE,
     ServeConfig,
     ServeConfigError,
@@ -159,6 +161,13 @@ def register(sub: Any) -> None:
         help=f"reads a client address may make at once (default {DEFAULT_READ_BURST})",
     )
     parser.add_argument(
+        "--read-processes",
+        type=int,
+        default=DEFAULT_READ_PROCESSES,
+        help="processes of their own the public reads run in, apart from the referee "
+        f"(default {DEFAULT_READ_PROCESSES}; 0: threads of the arena's process)",
+    )
+    parser.add_argument(
         "--web-port",
         type=int,
         help="also serve the web app (live leaderboard, matches, replays) on this port "
@@ -179,6 +188,19 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--play-token", help="the token /play needs beyond loopback")
     parser.add_argument(
+        "--web-watch-delay-s",
+        type=float,
+        default=DEFAULT_DELAY_S,
+        help="people may follow the ladder's matches live on the web app's /live pages "
+        f"(the public view only), this many seconds behind play (default "
+        f"{DEFAULT_DELAY_S:g})",
+    )
+    parser.add_argument(
+        "--web-no-watch",
+        action="store_true",
+        help="nobody may follow a match while it is played (the home page still lists them)",
+    )
+    parser.add_argument(
         "--executor",
         choices=EXECUTORS,
         default="local",
@@ -193,6 +215,10 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="log warnings only")
     parser.set_defaults(run=run)
+
+
+MAX_WATCH_DELAY_S: Final = 3600.0
+"""The longest delay a live page may run behind play."""
 
 
 def _config(args: argparse.Namespace) -> ServeConfig:
@@ -227,6 +253,7 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         tau=args.tau,
         read_rate=args.read_rate,
         read_burst=args.read_burst,
+        read_processes=args.read_processes,
         executor=args.executor,
         workers=args.workers,
         ray_address=args.ray_address,
@@ -248,6 +275,13 @@ def run(args: argparse.Namespace) -> int:
 
     companions: list[Companion] = []
     web_url: list[str] = []
+    if not 0 <= args.web_watch_delay_s <= MAX_WATCH_DELAY_S:
+        print(
+            f"arena serve: --web-watch-delay-s must be 0..{MAX_WATCH_DELAY_S:g} seconds, not "
+            f"{args.web_watch_delay_s:g} (--web-no-watch: nobody follows matches live)",
+            file=sys.stderr,
+        )
+        return 2
     if args.web_port is not None:
         problem = missing_web_packages()
         if problem is not None:
@@ -270,6 +304,7 @@ def run(args: argparse.Namespace) -> int:
                 host_names=tuple(args.web_host_name),
                 play=args.web_play,
                 play_token=args.play_token,
+                watch_delay_s=None if args.web_no_watch else args.web_watch_delay_s,
             )
             web_url.append(url)
             return stop

@@ -204,6 +204,15 @@ class Board(ABC, Generic[StateT, ObsT, ActionT]):
     ) -> dict[str, Any]:
         """The board with everything revealed (every hand): finished matches only."""
 
+    def public_view(
+        self, state: StateT, events: Sequence[object], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """The board as someone at none of the seats sees it while the match is played
+        (people following it live): what every seat may see, and nothing that only some
+        seats may. ``events`` are every raw event so far. The conformance kit checks it
+        does not change when any seat's hidden information is drawn anew."""
+        raise CapabilityMissingError(f"{type(self).__name__} offers no public view")
+
     def action_seen(self, action: ActionT, actor: int, seat: int | None) -> bool:
         """Whether ``seat`` (None: everything revealed) may see which action ``actor``
         took. By default only the actor and the revealed view: a game whose actions are

@@ -130,7 +130,9 @@ def check_facts(game: AnyGame) -> None:
     rating defaults per preset, and a field named ``wire.oneof`` in every oneof of
     bot.proto."""
     name = game.name
-    if not (name and name == name.lower()):
+    # A family's game (``openspiel:universal_poker(numPlayers=3)``) keeps the family's
+    # own spelling after the prefix.
+    if not (name and name.partition(":")[0] == name.partition(":")[0].lower()):
         raise AssertionError(f"game name {name!r} must be lower case")
     if not game.title:
         raise AssertionError(f"{name}: no title")
@@ -667,6 +669,7 @@ def _hidden_match(
                         names,
                     ),
                 )
+                _same_public_view(game, at, state, (twin, replayed), names)
         step_cursor = len(events)
         if compare:
             if game.state_to_json(state) != before:
@@ -677,6 +680,28 @@ def _hidden_match(
         report.kinds.add(obs.decision)
 
     random_match(game, config, seed, visit)
+
+
+def _same_public_view(
+    game: AnyGame, at: str, state: Any, twins: Sequence[Any], names: Sequence[str]
+) -> None:
+    """What people following a match live see (``Board.public_view``, where the board
+    offers one) must not change when what any one seat may not know is redrawn: else it
+    shows something only some seats may see."""
+    board = game.board
+    assert board is not None
+    try:
+        expected = board.public_view(state, game.events(state), names)
+    except CapabilityMissingError:
+        return
+    for twin in twins:
+        got = board.public_view(twin, game.events(twin), names)
+        if got != expected:
+            keys = sorted(k for k in {*expected, *got} if expected.get(k) != got.get(k))
+            raise AssertionError(
+                f"{at}: the public view (people following the match live) changes when "
+                f"what a seat may not know is redrawn (resample_hidden): keys {keys} differ"
+            )
 
 
 def _same_moment(where: str, expected: dict[str, Any], got: dict[str, Any]) -> None:

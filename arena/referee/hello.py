@@ -12,6 +12,7 @@ from typing import Final
 import grpc
 
 from arena import __version__
+from arena.games import plays
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 from .channels import EndpointError, parse_bot_endpoint
@@ -169,8 +170,8 @@ def _unreachable(endpoint: str, details: str) -> str:
 
 def not_playing(reply: bot_pb2.HelloReply, game: str) -> str:
     """Why a bot whose Hello is ``reply`` cannot play ``game`` ("" if it can; an empty
-    ``games`` in Hello means any)."""
-    if reply.games and game not in reply.games:
+    ``games`` in Hello means any, ``FAMILY:*`` every game of a family)."""
+    if not plays(reply.games, game):
         return f"plays {list(reply.games)}, not {game!r}"
     return ""
 

@@ -23,6 +23,7 @@ from arena.games import get as get_game
 from arena.v1 import bot_pb2
 
 from .faults import Fault
+from .live import LiveLog
 from .seats import Decision, Reply, Seat
 
 LAG_RECORDED_S = 0.001
@@ -62,6 +63,9 @@ class MatchSpec:
     """Send the full record to the bots in MatchOver."""
     game: AnyGame = field(default_factory=_default_game)
     """The game played (from ``arena.games.get``)."""
+    live: LiveLog | None = field(default=None, compare=False)
+    """Where each applied action is appended for watchers (``arena.referee.live``);
+    None: the match is not watched."""
 
 
 @dataclass(slots=True)
@@ -181,6 +185,7 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
     decisions = 0
     deciding = game.deciding
     observe = game.observe
+    live = spec.live
     game_events = game.events
     while (seat_index := deciding(state)) is not None:
         seat = seats[seat_index]
@@ -229,6 +234,7 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
             notes = {"fallback": "forfeited"}
         if action is None:
             action = game.fallback(obs)
+        code = game.action_code(action)
         rows.append(
             (
                 decisions,
@@ -237,12 +243,14 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
                 round(reply.elapsed_s * 1000, 3),
                 round(reply.lag_s * 1000, 3) if reply.lag_s >= LAG_RECORDED_S else None,
                 notes,
-                game.action_code(action),
+                code,
             )
         )
         # The seat checked it against obs.legal (seats.py), or it is the fallback: skip
         # apply's second legality check.
         game.apply_legal(state, action)
+        if live is not None:
+            live.actions.append((time.monotonic(), code))
     record.extend([_decision_line(*row) for row in rows])
     del rows
     result = game.result(state)

@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 import grpc
 
-from arena.games import AnyGame, UnknownGameError, names
+from arena.games import AnyGame, UnknownGameError, names, plays
 from arena.games import get as get_game
 from arena.policies import FaultInfo, MatchEnd, MatchInfo, Policy
 from arena.v1 import bot_pb2, bot_pb2_grpc
@@ -54,6 +54,8 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
         # Import the games now, not at the first MatchStart or request: the arena's clock
         # runs from the first request, and an import there made first decisions late.
         for name in info.games or names():
+            if name.endswith(":*"):
+                continue  # a family: its game is known at the MatchStart
             with contextlib.suppress(UnknownGameError):
                 get_game(name)
 
@@ -108,7 +110,7 @@ class PolicyServicer(bot_pb2_grpc.BotServicer):
 
     async def _game(self, start: bot_pb2.MatchStart, context: Any) -> AnyGame:
         """The match's game; the call ends if the bot does not play it."""
-        if self._games and start.game not in self._games:
+        if not plays(self._games, start.game):
             await abort(
                 context,
                 grpc.StatusCode.FAILED_PRECONDITION,

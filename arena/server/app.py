@@ -35,6 +35,7 @@ from .connections import (
 from .errors import PlainErrors, abort
 from .intervals_cache import stop_fit_worker
 from .ladder import Ladder
+from .read_processes import ReadProcesses
 from .reads import ReadPool
 from .servicer import ArenaServicer
 
@@ -79,7 +80,9 @@ class RunningArena:
     store: Store
     """The open database."""
     reads: ReadPool
-    """The read threads (the public reads' own connections)."""
+    """The read threads (the web app's reads, the rank intervals' lookups)."""
+    public_reads: ReadProcesses | None
+    """The public reads' processes (None: they run on ``reads``)."""
     health: Any
     """The health servicer (set NOT_SERVING on shutdown)."""
     ladder_task: asyncio.Task[None]
@@ -100,6 +103,8 @@ class RunningArena:
         await self.ladder_task
         await self.server.stop(1.0)
         stop_fit_worker()
+        if self.public_reads is not None:
+            self.public_reads.close()
         self.reads.close()
         self.store.close()
 
@@ -190,6 +195,7 @@ async def start_arena(
     if store is None:
         store = open_store(config.db)
     reads: ReadPool | None = None
+    public_reads: ReadProcesses | None = None
     executor: Executor | None = None
     try:
         store.claim(
@@ -218,8 +224,10 @@ async def start_arena(
             ],
         )
         reads = ReadPool(config.db)
+        if config.read_processes:
+            public_reads = ReadProcesses(config.db, processes=config.read_processes)
         arena_pb2_grpc.add_ArenaServicer_to_server(
-            ArenaServicer(config, store, ladder, reads), server
+            ArenaServicer(config, store, ladder, reads, public_reads), server
         )
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -257,12 +265,16 @@ async def start_arena(
     except BaseException:
         if executor is not None:
             await executor.stop()
+        if public_reads is not None:
+            public_reads.close()
         if reads is not None:
             reads.close()
         store.close()
         raise
     ladder_task = asyncio.create_task(ladder.run(), name="ladder")
-    return RunningArena(server, port, ladder, store, reads, health_servicer, ladder_task)
+    return RunningArena(
+        server, port, ladder, store, reads, public_reads, health_servicer, ladder_task
+    )
 
 
 Companion = Callable[[RunningArena], Awaitable[Callable[[], Awaitable[None]]]]

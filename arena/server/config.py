@@ -30,6 +30,9 @@ MAX_INT32: Final = 2**31 - 1
 DEFAULT_READ_RATE: Final = 10.0
 """Reads (ListBots, GetLeaderboard, ListMatches, GetMatch) per second per client address:
 each costs the referee about 2 ms of the interpreter (docs/BENCHMARKS.md)."""
+DEFAULT_READ_PROCESSES: Final = 2
+"""Processes of their own the public reads run in (``read_processes.py``)."""
+MAX_READ_PROCESSES: Final = 16
 DEFAULT_READ_BURST: Final = 40
 """Reads one client address may make at once before the rate applies."""
 
@@ -107,6 +110,8 @@ class ServeConfig:
     """Reads per second per client address, on average (0: no limit)."""
     read_burst: int = DEFAULT_READ_BURST
     """Reads a client address may make at once (its bucket's size)."""
+    read_processes: int = DEFAULT_READ_PROCESSES
+    """Processes the public reads run in (``read_processes``); 0: the read threads."""
     executor: str = "local"
     """Where ladder matches run: ``local`` (this process), ``processes`` or ``ray``."""
     workers: int = 0
@@ -189,6 +194,11 @@ def validate(config: ServeConfig) -> None:
         raise ServeConfigError(f"--tau must be at most {MAX_TAU:.2f} (the initial sigma)")
     if config.rest_s < 0:
         raise ServeConfigError("--rest-s must not be negative")
+    if not 0 <= config.read_processes <= MAX_READ_PROCESSES:
+        raise ServeConfigError(
+            f"--read-processes must be 0..{MAX_READ_PROCESSES} (0: reads on threads of the "
+            f"arena's own process), not {config.read_processes}"
+        )
     if config.read_rate < 0 or config.read_burst < 1:
         raise ServeConfigError(
             "--read-rate must not be negative (0: no limit) and --read-burst must be at least 1"

@@ -30,12 +30,13 @@ import time
 from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import Final
 
 from arena.league.intervals import RankInterval, ladder_joint, rank_intervals
 from arena.league.joint import JointFit
 from arena.store import Store
+
+from .worker_processes import end_pool, end_with_arena, process_pool
 
 log = logging.getLogger(__name__)
 
@@ -99,32 +100,19 @@ _worker: ProcessPoolExecutor | None = None
 
 
 def fit_worker() -> ProcessPoolExecutor:
-    """The process the joint model is fitted in (started on first use; spawned, not
-    forked: this process runs gRPC's threads, which a fork does not survive)."""
+    """The process the joint model is fitted in (started on first use;
+    ``worker_processes``)."""
     global _worker
     with _worker_lock:
         if _worker is None:
-            _worker = ProcessPoolExecutor(
-                1,
-                mp_context=get_context("spawn"),
-                initializer=_in_the_worker,
-                initargs=(os.getpid(),),
-            )
+            _worker = process_pool(1, _in_the_worker)
         return _worker
 
 
 def _in_the_worker(arena: int) -> None:  # pragma: no cover - runs in the worker
-    """Lower the worker's priority, and end it when the arena's process is gone (killed,
-    say, with no chance to end it): a parent-death signal would fire when the thread
-    that started the worker ends, and that may be any thread."""
+    """Lower the worker's priority, and end it with the arena's process."""
     os.nice(WORKER_NICENESS)
-
-    def watch() -> None:
-        while os.getppid() == arena:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="arena-fit-parent", daemon=True).start()
+    end_with_arena(arena, "arena-fit-parent")
 
 
 def figures_in_worker(open_reader: Reader, ladder: str, start: JointFit | None) -> Figures:
@@ -148,15 +136,8 @@ def stop_fit_worker() -> None:
     global _worker
     with _worker_lock:
         worker, _worker = _worker, None
-    if worker is None:
-        return
-    # The executor only joins its processes; a fit in progress is ended by its id.
-    processes = list(getattr(worker, "_processes", {}).values())
-    worker.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join()
+    if worker is not None:
+        end_pool(worker)
 
 
 def _in_a_thread(work: Callable[[], None]) -> None:

@@ -25,34 +25,29 @@ threads with their own connections (``reads.py``), never on the loop.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import Counter
 from functools import partial
 from typing import Any, Final
 
 import grpc
 
-from arena.league.leaderboard import standing_row, with_interval
 from arena.names import BadNameError, check_name
 from arena.referee.channels import CHANNEL_GRACE_S, EndpointError, parse_bot_endpoint
-from arena.referee.record import RecordError, decode_record
-from arena.referee.replay import replay_lines
 from arena.store import Store, open_store
 from arena.store.registry import (
     BotEntry,
     BotStatus,
     NameTakenError,
     add_bot,
-    bot_page,
     change_bot,
     get_bot,
     list_bots,
     name_taken,
 )
-from arena.store.rows import standing_key
 from arena.text import first_hidden
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
+from . import read_jobs
 from .allowlist import Allowlist, endpoint_key
 from .auth import Authenticator
 from .config import MAX_DESCRIPTION, ServeConfig
@@ -61,8 +56,9 @@ from .intervals_cache import IntervalCache
 from .ladder import Ladder
 from .pages import PageTokenError, PageTokens, Scalar, position_of
 from .ratelimit import RateLimiter, TokenBuckets, peer_key
+from .read_processes import ReadProcesses
 from .reads import ReadPool
-from .views import bot_message, finished_match, leaderboard_row, running_match
+from .views import bot_message, running_match
 
 MAX_ENDPOINT: Final = 300
 """Characters in an endpoint."""
@@ -94,7 +90,14 @@ Code = grpc.StatusCode
 class ArenaServicer(arena_pb2_grpc.ArenaServicer):
     """Submissions, updates and the ladder's views."""
 
-    def __init__(self, config: ServeConfig, store: Store, ladder: Ladder, reads: ReadPool) -> None:
+    def __init__(
+        self,
+        config: ServeConfig,
+        store: Store,
+        ladder: Ladder,
+        reads: ReadPool,
+        public_reads: ReadPool | ReadProcesses | None = None,
+    ) -> None:
         self.config = config
         self.store = store
         self.ladder = ladder
@@ -102,6 +105,9 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         self.limiter = RateLimiter(config.submit_limit)
         self.auth = Authenticator(store, config.auth_fail_limit)
         self.reads = reads
+        self.public_reads = public_reads if public_reads is not None else reads
+        """Where the public reads' jobs (``read_jobs``) run: the read processes, or the
+        read threads."""
         self.pages = PageTokens()
         # The ladder changes with every commit of its one writer, ``store``.
         self.intervals = IntervalCache(
@@ -382,7 +388,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
                     f"{self.config.read_rate:g} reads per second ({self.config.read_burst} "
                     f"at once); read more slowly: try again in {max(wait_s - hold_s, 0.0):.1f} s",
                 )
-        if self.reads.busy:
+        if self.public_reads.busy or self.reads.busy:
             await abort(
                 context,
                 Code.RESOURCE_EXHAUSTED,
@@ -417,14 +423,13 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         scope: list[Scalar] = [owner]
         after = await self._position(context, request.page_token, "bots", scope, str)
 
-        def read(store: Store) -> tuple[list[arena_pb2.SubmittedBot], str]:
-            bots = bot_page(store, owner or None, after=after[0] if after else None, limit=size + 1)
-            more = len(bots) > size
-            bots = bots[:size]
-            token = self.pages.make("bots", scope, [bots[-1].name]) if more else ""
-            return [self._message(b, viewer) for b in bots], token
-
-        messages, token = await self.reads.run(read)
+        played = dict(self.ladder.played)
+        job = partial(
+            read_jobs.bots, owner=owner or None, after=after[0] if after else None, size=size,
+            viewer=viewer, played=played,
+        )  # fmt: skip
+        messages, position = await self.public_reads.run(job)
+        token = self.pages.make("bots", scope, position) if position else ""
         return arena_pb2.ListBotsReply(
             bots=messages,
             ladder_status=self.ladder.status,
@@ -453,33 +458,18 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             context, request.page_token, "leaderboard", scope, float, str, int
         )
 
-        def read(store: Store) -> tuple[list[arena_pb2.LeaderboardRow], str]:
-            standings = store.standings(
-                ladder,
-                after=(after[0], after[1]) if after else None,
-                limit=size + 1,
-                include_retired=request.include_retired,
-            )
-            more = len(standings) > size
-            standings = standings[:size]
-            first = after[2] + 1 if after else 1  # ranks go on from the previous page
-            intervals = self.intervals.by_bot(store, request.include_retired)
-            ranked = [
-                with_interval(standing_row(rank, standing.rating, standing.stats), intervals)
-                for rank, standing in enumerate(standings, start=first)
-            ]
-            rows = [
-                leaderboard_row(row, BotStatus(standing.status) if standing.status else None)
-                for row, standing in zip(ranked, standings, strict=True)
-            ]
-            token = ""
-            if more:
-                last = standings[-1].rating
-                position = [standing_key(last.mu, last.sigma), last.bot, first + size - 1]
-                token = self.pages.make("leaderboard", scope, position)
-            return rows, token
-
-        rows, token = await self.reads.run(read)
+        include_retired = request.include_retired
+        # The kept intervals (a lookup, on a read thread: the first computes them).
+        intervals = await self.reads.run(
+            lambda store: self.intervals.by_bot(store, include_retired)
+        )
+        job = partial(
+            read_jobs.leaderboard, ladder=ladder,
+            after=(after[0], after[1], after[2]) if after else None, size=size,
+            include_retired=include_retired, intervals=intervals,
+        )  # fmt: skip
+        rows, position = await self.public_reads.run(job)
+        token = self.pages.make("leaderboard", scope, position) if position else ""
         return arena_pb2.GetLeaderboardReply(
             ladder=ladder,
             rows=rows,
@@ -508,23 +498,12 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             ]
         league_id = self.config.league_id
 
-        def read(store: Store) -> tuple[list[arena_pb2.MatchSummary], str]:
-            rows = store.match_page(
-                league_id,
-                bot=bot,
-                before=(before[0], before[1]) if before else None,
-                limit=limit + 1,
-            )
-            more = len(rows) > limit
-            rows = rows[:limit]
-            token = (
-                self.pages.make("matches", scope, [rows[-1].finished_at, rows[-1].idx])
-                if more
-                else ""
-            )
-            return [finished_match(row) for row in rows], token
-
-        finished, token = await self.reads.run(read)
+        job = partial(
+            read_jobs.matches, league_id=league_id, bot=bot,
+            before=(before[0], before[1]) if before else None, limit=limit,
+        )  # fmt: skip
+        finished, position = await self.public_reads.run(job)
+        token = self.pages.make("matches", scope, position) if position else ""
         return arena_pb2.ListMatchesReply(matches=summaries + finished, next_page_token=token)
 
     async def GetMatch(  # noqa: N802 (gRPC method name)
@@ -543,34 +522,11 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
                 "ends. Ask again then",
             )
 
-        def fetch(store: Store) -> arena_pb2.GetMatchReply | tuple[grpc.StatusCode, str]:
-            """The reply, or why not; read and decoded off the loop (a record is tens of
-            kB of JSON once unpacked)."""
-            row = store.match(match_id)
-            # Only this arena's ladder: another league in the database may still replay a
-            # duplicate deal, whose record must not be out before it has been played.
-            if row is None or row.league_id != self.config.league_id:
-                return (
-                    Code.NOT_FOUND,
-                    f"no finished match {match_id!r} on this arena; list them with "
-                    "ListMatches (arena matches --arena HOST:PORT)",
-                )
-            try:
-                lines = decode_record(store.record(match_id) or b"")
-            except RecordError as error:
-                return Code.DATA_LOSS, f"the record of {match_id!r} is unreadable: {error}"
-            reply = arena_pb2.GetMatchReply(match=finished_match(row))
-            if request.WhichOneof("view") == "seat":
-                seat = request.seat
-                if not 0 <= seat < len(row.seats):
-                    return Code.INVALID_ARGUMENT, f"seat must be 0..{len(row.seats) - 1}"
-                reply.replay.extend(replay_lines(lines, seat))
-            else:
-                reply.replay.extend(replay_lines(lines, None))
-                reply.record_json.extend(json.dumps(line, separators=(",", ":")) for line in lines)
-            return reply
-
-        answer = await self.reads.run(fetch)
+        seat = request.seat if request.WhichOneof("view") == "seat" else None
+        job = partial(
+            read_jobs.match, league_id=self.config.league_id, match_id=match_id, seat=seat
+        )
+        answer = await self.public_reads.run(job)
         if isinstance(answer, tuple):
             await abort(context, *answer)
         return answer

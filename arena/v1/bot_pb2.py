@@ -24,31 +24,32 @@ _sym_db = _symbol_database.Default()
 
 from arena.v1 import abluxxen_pb2 as arena_dot_v1_dot_abluxxen__pb2
 from arena.v1 import fluxx_pb2 as arena_dot_v1_dot_fluxx__pb2
+from arena.v1 import openspiel_pb2 as arena_dot_v1_dot_openspiel__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x17\x61rena/v1/abluxxen.proto\x1a\x14\x61rena/v1/fluxx.proto\"7\n\x0cHelloRequest\x12\x15\n\rarena_version\x18\x01 \x01(\t\x12\x10\n\x08protocol\x18\x02 \x01(\t\"l\n\nHelloReply\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\r\n\x05games\x18\x03 \x03(\t\x12\x0f\n\x07presets\x18\x04 \x03(\t\x12\x0f\n\x07players\x18\x05 \x03(\x05\x12\x0e\n\x06\x61uthor\x18\x06 \x01(\t\"\x86\x02\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\r\n\x05names\x18\x04 \x03(\t\x12\x0c\n\x04game\x18\x05 \x01(\t\x12\r\n\x05\x64\x65\x61ls\x18\x06 \x01(\x05\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x07 \x01(\x05\x12\x14\n\x0ctime_bank_ms\x18\x08 \x01(\x05\x12\x13\n\x0bmax_strikes\x18\t \x01(\x05\x12+\n\x08\x61\x62luxxen\x18\n \x01(\x0b\x32\x17.arena.v1.AbluxxenRulesH\x00\x12%\n\x05\x66luxx\x18\x0b \x01(\x0b\x32\x14.arena.v1.FluxxRulesH\x00\x42\x07\n\x05rules\"\xb0\x01\n\rDecideRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x02 \x01(\x05\x12\x14\n\x0ctime_bank_ms\x18\x03 \x01(\x05\x12.\n\x08\x61\x62luxxen\x18\n \x01(\x0b\x32\x1a.arena.v1.AbluxxenDecisionH\x00\x12(\n\x05\x66luxx\x18\x0b \x01(\x0b\x32\x17.arena.v1.FluxxDecisionH\x00\x42\x06\n\x04game\"9\n\x05\x46\x61ult\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12\x12\n\nrequest_id\x18\x03 \x01(\x04\"\xd5\x01\n\tMatchOver\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05ranks\x18\x02 \x03(\x05\x12\x11\n\tforfeited\x18\x03 \x03(\x08\x12\x1f\n\x06\x66\x61ults\x18\x04 \x03(\x0b\x32\x0f.arena.v1.Fault\x12,\n\x08\x61\x62luxxen\x18\n \x01(\x0b\x32\x18.arena.v1.AbluxxenResultH\x00\x12&\n\x05\x66luxx\x18\x0c \x01(\x0b\x32\x15.arena.v1.FluxxResultH\x00\x12\x13\n\x0brecord_json\x18\x0b \x01(\tB\x08\n\x06result\"\x8d\x01\n\x0c\x41renaMessage\x12%\n\x05start\x18\x01 \x01(\x0b\x32\x14.arena.v1.MatchStartH\x00\x12)\n\x06\x64\x65\x63ide\x18\x02 \x01(\x0b\x32\x17.arena.v1.DecideRequestH\x00\x12#\n\x04over\x18\x03 \x01(\x0b\x32\x13.arena.v1.MatchOverH\x00\x42\x06\n\x04kind\"\x97\x01\n\nBotMessage\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x15\n\x0blegal_index\x18\x02 \x01(\x05H\x00\x12,\n\x08\x61\x62luxxen\x18\x03 \x01(\x0b\x32\x18.arena.v1.AbluxxenActionH\x00\x12&\n\x05\x66luxx\x18\x04 \x01(\x0b\x32\x15.arena.v1.FluxxActionH\x00\x42\x08\n\x06\x63hoice2v\n\x03\x42ot\x12\x35\n\x05Hello\x12\x16.arena.v1.HelloRequest\x1a\x14.arena.v1.HelloReply\x12\x38\n\x04Play\x12\x16.arena.v1.ArenaMessage\x1a\x14.arena.v1.BotMessage(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x17\x61rena/v1/abluxxen.proto\x1a\x14\x61rena/v1/fluxx.proto\x1a\x18\x61rena/v1/openspiel.proto\"7\n\x0cHelloRequest\x12\x15\n\rarena_version\x18\x01 \x01(\t\x12\x10\n\x08protocol\x18\x02 \x01(\t\"l\n\nHelloReply\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\r\n\x05games\x18\x03 \x03(\t\x12\x0f\n\x07presets\x18\x04 \x03(\t\x12\x0f\n\x07players\x18\x05 \x03(\x05\x12\x0e\n\x06\x61uthor\x18\x06 \x01(\t\"\xb5\x02\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\r\n\x05names\x18\x04 \x03(\t\x12\x0c\n\x04game\x18\x05 \x01(\t\x12\r\n\x05\x64\x65\x61ls\x18\x06 \x01(\x05\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x07 \x01(\x05\x12\x14\n\x0ctime_bank_ms\x18\x08 \x01(\x05\x12\x13\n\x0bmax_strikes\x18\t \x01(\x05\x12+\n\x08\x61\x62luxxen\x18\n \x01(\x0b\x32\x17.arena.v1.AbluxxenRulesH\x00\x12%\n\x05\x66luxx\x18\x0b \x01(\x0b\x32\x14.arena.v1.FluxxRulesH\x00\x12-\n\topenspiel\x18\x0c \x01(\x0b\x32\x18.arena.v1.OpenSpielRulesH\x00\x42\x07\n\x05rules\"\xe2\x01\n\rDecideRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x02 \x01(\x05\x12\x14\n\x0ctime_bank_ms\x18\x03 \x01(\x05\x12.\n\x08\x61\x62luxxen\x18\n \x01(\x0b\x32\x1a.arena.v1.AbluxxenDecisionH\x00\x12(\n\x05\x66luxx\x18\x0b \x01(\x0b\x32\x17.arena.v1.FluxxDecisionH\x00\x12\x30\n\topenspiel\x18\x0c \x01(\x0b\x32\x1b.arena.v1.OpenSpielDecisionH\x00\x42\x06\n\x04game\"9\n\x05\x46\x61ult\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12\x12\n\nrequest_id\x18\x03 \x01(\x04\"\x85\x02\n\tMatchOver\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05ranks\x18\x02 \x03(\x05\x12\x11\n\tforfeited\x18\x03 \x03(\x08\x12\x1f\n\x06\x66\x61ults\x18\x04 \x03(\x0b\x32\x0f.arena.v1.Fault\x12,\n\x08\x61\x62luxxen\x18\n \x01(\x0b\x32\x18.arena.v1.AbluxxenResultH\x00\x12&\n\x05\x66luxx\x18\x0c \x01(\x0b\x32\x15.arena.v1.FluxxResultH\x00\x12.\n\topenspiel\x18\r \x01(\x0b\x32\x19.arena.v1.OpenSpielResultH\x00\x12\x13\n\x0brecord_json\x18\x0b \x01(\tB\x08\n\x06result\"\x8d\x01\n\x0c\x41renaMessage\x12%\n\x05start\x18\x01 \x01(\x0b\x32\x14.arena.v1.MatchStartH\x00\x12)\n\x06\x64\x65\x63ide\x18\x02 \x01(\x0b\x32\x17.arena.v1.DecideRequestH\x00\x12#\n\x04over\x18\x03 \x01(\x0b\x32\x13.arena.v1.MatchOverH\x00\x42\x06\n\x04kind\"\xc7\x01\n\nBotMessage\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x15\n\x0blegal_index\x18\x02 \x01(\x05H\x00\x12,\n\x08\x61\x62luxxen\x18\x03 \x01(\x0b\x32\x18.arena.v1.AbluxxenActionH\x00\x12&\n\x05\x66luxx\x18\x04 \x01(\x0b\x32\x15.arena.v1.FluxxActionH\x00\x12.\n\topenspiel\x18\x05 \x01(\x0b\x32\x19.arena.v1.OpenSpielChoiceH\x00\x42\x08\n\x06\x63hoice2v\n\x03\x42ot\x12\x35\n\x05Hello\x12\x16.arena.v1.HelloRequest\x1a\x14.arena.v1.HelloReply\x12\x38\n\x04Play\x12\x16.arena.v1.ArenaMessage\x1a\x14.arena.v1.BotMessage(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.bot_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_HELLOREQUEST']._serialized_start=79
-  _globals['_HELLOREQUEST']._serialized_end=134
-  _globals['_HELLOREPLY']._serialized_start=136
-  _globals['_HELLOREPLY']._serialized_end=244
-  _globals['_MATCHSTART']._serialized_start=247
-  _globals['_MATCHSTART']._serialized_end=509
-  _globals['_DECIDEREQUEST']._serialized_start=512
-  _globals['_DECIDEREQUEST']._serialized_end=688
-  _globals['_FAULT']._serialized_start=690
-  _globals['_FAULT']._serialized_end=747
-  _globals['_MATCHOVER']._serialized_start=750
-  _globals['_MATCHOVER']._serialized_end=963
-  _globals['_ARENAMESSAGE']._serialized_start=966
-  _globals['_ARENAMESSAGE']._serialized_end=1107
-  _globals['_BOTMESSAGE']._serialized_start=1110
-  _globals['_BOTMESSAGE']._serialized_end=1261
-  _globals['_BOT']._serialized_start=1263
-  _globals['_BOT']._serialized_end=1381
+  _globals['_HELLOREQUEST']._serialized_start=105
+  _globals['_HELLOREQUEST']._serialized_end=160
+  _globals['_HELLOREPLY']._serialized_start=162
+  _globals['_HELLOREPLY']._serialized_end=270
+  _globals['_MATCHSTART']._serialized_start=273
+  _globals['_MATCHSTART']._serialized_end=582
+  _globals['_DECIDEREQUEST']._serialized_start=585
+  _globals['_DECIDEREQUEST']._serialized_end=811
+  _globals['_FAULT']._serialized_start=813
+  _globals['_FAULT']._serialized_end=870
+  _globals['_MATCHOVER']._serialized_start=873
+  _globals['_MATCHOVER']._serialized_end=1134
+  _globals['_ARENAMESSAGE']._serialized_start=1137
+  _globals['_ARENAMESSAGE']._serialized_end=1278
+  _globals['_BOTMESSAGE']._serialized_start=1281
+  _globals['_BOTMESSAGE']._serialized_end=1480
+  _globals['_BOT']._serialized_start=1482
+  _globals['_BOT']._serialized_end=1600
 # @@protoc_insertion_point(module_scope)

@@ -7,6 +7,7 @@ arena is the client. See docs/bot-protocol.md for the full walk-through.
 
 from arena.v1 import abluxxen_pb2 as _abluxxen_pb2
 from arena.v1 import fluxx_pb2 as _fluxx_pb2
+from arena.v1 import openspiel_pb2 as _openspiel_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -109,6 +110,7 @@ class MatchStart(_message.Message):
     MAX_STRIKES_FIELD_NUMBER: _builtins.int
     ABLUXXEN_FIELD_NUMBER: _builtins.int
     FLUXX_FIELD_NUMBER: _builtins.int
+    OPENSPIEL_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match's id (unique within the arena)."""
     seat: _builtins.int
@@ -116,7 +118,7 @@ class MatchStart(_message.Message):
     players: _builtins.int
     """Seats at the table."""
     game: _builtins.str
-    """The game, "abluxxen" or "fluxx"."""
+    """The game, "abluxxen", "fluxx" or an OpenSpiel game "openspiel:NAME[(params)]"."""
     deals: _builtins.int
     """Deals in the match."""
     deadline_ms: _builtins.int
@@ -135,6 +137,10 @@ class MatchStart(_message.Message):
     def abluxxen(self) -> _abluxxen_pb2.AbluxxenRules: ...
     @_builtins.property
     def fluxx(self) -> _fluxx_pb2.FluxxRules: ...
+    @_builtins.property
+    def openspiel(self) -> _openspiel_pb2.OpenSpielRules:
+        """Any OpenSpiel game (`openspiel:NAME[(params)]`)."""
+
     def __init__(
         self,
         *,
@@ -149,12 +155,13 @@ class MatchStart(_message.Message):
         max_strikes: _builtins.int = ...,
         abluxxen: _abluxxen_pb2.AbluxxenRules | None = ...,
         fluxx: _fluxx_pb2.FluxxRules | None = ...,
+        openspiel: _openspiel_pb2.OpenSpielRules | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "fluxx", b"fluxx", "rules", b"rules"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "fluxx", b"fluxx", "openspiel", b"openspiel", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "deadline_ms", b"deadline_ms", "deals", b"deals", "fluxx", b"fluxx", "game", b"game", "match_id", b"match_id", "max_strikes", b"max_strikes", "names", b"names", "players", b"players", "rules", b"rules", "seat", b"seat", "time_bank_ms", b"time_bank_ms"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "deadline_ms", b"deadline_ms", "deals", b"deals", "fluxx", b"fluxx", "game", b"game", "match_id", b"match_id", "max_strikes", b"max_strikes", "names", b"names", "openspiel", b"openspiel", "players", b"players", "rules", b"rules", "seat", b"seat", "time_bank_ms", b"time_bank_ms"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_rules: _TypeAlias = _typing.Literal["abluxxen", "fluxx"]  # noqa: Y015
+    _WhichOneofReturnType_rules: _TypeAlias = _typing.Literal["abluxxen", "fluxx", "openspiel"]  # noqa: Y015
     _WhichOneofArgType_rules: _TypeAlias = _typing.Literal["rules", b"rules"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_rules) -> _WhichOneofReturnType_rules | None: ...
 
@@ -171,6 +178,7 @@ class DecideRequest(_message.Message):
     TIME_BANK_MS_FIELD_NUMBER: _builtins.int
     ABLUXXEN_FIELD_NUMBER: _builtins.int
     FLUXX_FIELD_NUMBER: _builtins.int
+    OPENSPIEL_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """Echo it in the reply, exactly. A late reply to an earlier request of this stream
     (one the arena settled when its deadline passed) is dropped; an id the arena never
@@ -186,6 +194,8 @@ class DecideRequest(_message.Message):
     def abluxxen(self) -> _abluxxen_pb2.AbluxxenDecision: ...
     @_builtins.property
     def fluxx(self) -> _fluxx_pb2.FluxxDecision: ...
+    @_builtins.property
+    def openspiel(self) -> _openspiel_pb2.OpenSpielDecision: ...
     def __init__(
         self,
         *,
@@ -194,12 +204,13 @@ class DecideRequest(_message.Message):
         time_bank_ms: _builtins.int = ...,
         abluxxen: _abluxxen_pb2.AbluxxenDecision | None = ...,
         fluxx: _fluxx_pb2.FluxxDecision | None = ...,
+        openspiel: _openspiel_pb2.OpenSpielDecision | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "fluxx", b"fluxx", "game", b"game"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "fluxx", b"fluxx", "game", b"game", "openspiel", b"openspiel"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "deadline_ms", b"deadline_ms", "fluxx", b"fluxx", "game", b"game", "request_id", b"request_id", "time_bank_ms", b"time_bank_ms"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "deadline_ms", b"deadline_ms", "fluxx", b"fluxx", "game", b"game", "openspiel", b"openspiel", "request_id", b"request_id", "time_bank_ms", b"time_bank_ms"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["abluxxen", "fluxx"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["abluxxen", "fluxx", "openspiel"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -247,6 +258,7 @@ class MatchOver(_message.Message):
     FAULTS_FIELD_NUMBER: _builtins.int
     ABLUXXEN_FIELD_NUMBER: _builtins.int
     FLUXX_FIELD_NUMBER: _builtins.int
+    OPENSPIEL_FIELD_NUMBER: _builtins.int
     RECORD_JSON_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match's id."""
@@ -270,6 +282,8 @@ class MatchOver(_message.Message):
     def abluxxen(self) -> _abluxxen_pb2.AbluxxenResult: ...
     @_builtins.property
     def fluxx(self) -> _fluxx_pb2.FluxxResult: ...
+    @_builtins.property
+    def openspiel(self) -> _openspiel_pb2.OpenSpielResult: ...
     def __init__(
         self,
         *,
@@ -279,13 +293,14 @@ class MatchOver(_message.Message):
         faults: _abc.Iterable[Global___Fault] | None = ...,
         abluxxen: _abluxxen_pb2.AbluxxenResult | None = ...,
         fluxx: _fluxx_pb2.FluxxResult | None = ...,
+        openspiel: _openspiel_pb2.OpenSpielResult | None = ...,
         record_json: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "fluxx", b"fluxx", "result", b"result"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "fluxx", b"fluxx", "openspiel", b"openspiel", "result", b"result"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "faults", b"faults", "fluxx", b"fluxx", "forfeited", b"forfeited", "match_id", b"match_id", "ranks", b"ranks", "record_json", b"record_json", "result", b"result"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "faults", b"faults", "fluxx", b"fluxx", "forfeited", b"forfeited", "match_id", b"match_id", "openspiel", b"openspiel", "ranks", b"ranks", "record_json", b"record_json", "result", b"result"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_result: _TypeAlias = _typing.Literal["abluxxen", "fluxx"]  # noqa: Y015
+    _WhichOneofReturnType_result: _TypeAlias = _typing.Literal["abluxxen", "fluxx", "openspiel"]  # noqa: Y015
     _WhichOneofArgType_result: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_result) -> _WhichOneofReturnType_result | None: ...
 
@@ -329,6 +344,7 @@ class BotMessage(_message.Message):
     LEGAL_INDEX_FIELD_NUMBER: _builtins.int
     ABLUXXEN_FIELD_NUMBER: _builtins.int
     FLUXX_FIELD_NUMBER: _builtins.int
+    OPENSPIEL_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """The request answered."""
     legal_index: _builtins.int
@@ -341,6 +357,10 @@ class BotMessage(_message.Message):
     def fluxx(self) -> _fluxx_pb2.FluxxAction:
         """The chosen Fluxx action spelled out (or its `code` alone)."""
 
+    @_builtins.property
+    def openspiel(self) -> _openspiel_pb2.OpenSpielChoice:
+        """The chosen OpenSpiel action id spelled out."""
+
     def __init__(
         self,
         *,
@@ -348,12 +368,13 @@ class BotMessage(_message.Message):
         legal_index: _builtins.int = ...,
         abluxxen: _abluxxen_pb2.AbluxxenAction | None = ...,
         fluxx: _fluxx_pb2.FluxxAction | None = ...,
+        openspiel: _openspiel_pb2.OpenSpielChoice | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "choice", b"choice", "fluxx", b"fluxx", "legal_index", b"legal_index"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "choice", b"choice", "fluxx", b"fluxx", "legal_index", b"legal_index", "openspiel", b"openspiel"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "choice", b"choice", "fluxx", b"fluxx", "legal_index", b"legal_index", "request_id", b"request_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abluxxen", b"abluxxen", "choice", b"choice", "fluxx", b"fluxx", "legal_index", b"legal_index", "openspiel", b"openspiel", "request_id", b"request_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_choice: _TypeAlias = _typing.Literal["legal_index", "abluxxen", "fluxx"]  # noqa: Y015
+    _WhichOneofReturnType_choice: _TypeAlias = _typing.Literal["legal_index", "abluxxen", "fluxx", "openspiel"]  # noqa: Y015
     _WhichOneofArgType_choice: _TypeAlias = _typing.Literal["choice", b"choice"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_choice) -> _WhichOneofReturnType_choice | None: ...
 

@@ -1,19 +1,19 @@
 """The app factory: routes, static files, the request guards (``guards.py``: the Host,
-the body's size, ``nosniff``), the read limit, plain-word errors and strict numbers.
+the body's size, ``nosniff``), the read limit and the error pages.
 
 Every handler hands its read (and its rendering) to the source's read pool with
-``read(request, job)``; the event loop only routes and sends. Only GET (and HEAD) exist,
-but for the human seat's tables (``play.py``: a person's own match, on loopback or with
-the play token): nothing a visitor sends changes the database.
+``handling.read(request, job)``; the event loop only routes and sends. Only GET (and
+HEAD) exist, but for the human seat's tables (``play_pages``: a person's own match, on
+loopback or with the play token): nothing a visitor sends changes the database.
 """
 
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
-from typing import Any, Final, TypeVar
+from http import HTTPStatus
+from typing import Final
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -34,50 +34,15 @@ from arena.server.pages import PageTokens
 from arena.server.ratelimit import TokenBuckets, peer_key
 from arena.store import Store, open_store
 
-from . import assets
+from . import assets, boards, live_pages, pages, play_pages
 from .data import LadderIntervals, Shared
 from .guards import AllowedHosts, BodyLimit, HostCheck, NoSniff
+from .handling import Refused, read, source_of
+from .live import Live
+from .pages import MAX_PARAM
 from .play_room import PlayRoom
 from .render import render
 from .source import WebSource
-
-T = TypeVar("T")
-
-
-class Refused(HTTPException):
-    """A request answered with an error status and a message in plain words."""
-
-
-_WHOLE: Final = re.compile(r"[0-9]{1,9}")
-_SIGNED: Final = re.compile(r"-?[0-9]{1,9}")
-
-
-def whole_number(text: str, what: str, *, negative: bool = False) -> int:
-    """``text`` as a number of at most 9 ASCII digits (with ``negative``, after an
-    optional ``-``); Refused (400) otherwise, naming ``what``. ``int()`` alone would take
-    other scripts' digits and fail on others that ``str.isdigit`` admits (``²``)."""
-    if (_SIGNED if negative else _WHOLE).fullmatch(text) is None:
-        raise Refused(400, f"{what} must be a whole number (0, 1, 2, ...), not {text[:20]!r}")
-    return int(text)
-
-
-def source_of(request: Request) -> WebSource:
-    """The app's source."""
-    source: WebSource = request.app.state.source
-    return source
-
-
-async def read(request: Request, job: Callable[[Store], T]) -> T:
-    """``job(store)`` on the read pool (503 while the pool has all it takes)."""
-    source = source_of(request)
-    if source.reads.busy:
-        raise Refused(503, "the arena is answering many reads at the moment; try again in a second")
-    return await source.reads.run(job)
-
-
-def page(template: str, **context: Any) -> Callable[[Store], str]:
-    """A job that renders ``template`` (on the read pool's thread, off the loop)."""
-    return lambda _store: render(template, **context)
 
 
 class ReadLimit:
@@ -114,18 +79,59 @@ def _is_play(path: str) -> bool:
     return path == "/play" or path.startswith("/play/")
 
 
+HEADINGS: Final = {
+    400: "This address asks for something the arena cannot read",
+    403: "Not allowed",
+    404: "Not found",
+    405: "Not allowed here",
+    409: "Not shown while it is played",
+    500: "The arena failed to answer",
+    503: "The arena is busy",
+}
+"""An error page's title, by status (other statuses: HTTP's own phrase)."""
+
+
 async def _error(request: Request, error: Exception) -> Response:
+    """The error as JSON under ``/api/``, else as a page with the site's header, a title
+    that says what is wrong, and a way back: the first page, and the ladder the address
+    names when there is one."""
     status = error.status_code if isinstance(error, HTTPException) else 500
     detail = error.detail if isinstance(error, HTTPException) else "the arena failed to answer"
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": detail}, status_code=status)
-    text = await read(request, page("error.html", status=status, message=detail))
+    source = source_of(request)
+    named = request.query_params.get("ladder", "")
+    context = {
+        "title": source.title,
+        "heading": HEADINGS.get(status) or HTTPStatus(status).phrase,
+        "message": detail,
+    }
+
+    def job(store: Store) -> str:
+        known = 0 < len(named) <= MAX_PARAM and source.shows(named) and named in store.ladders()
+        return render("error.html", ladder=named if known else None, **context)
+
+    try:
+        text = await read(request, job)
+    except Exception:
+        # The pool is full (the very cause of a 503) or the store fails (perhaps the cause
+        # of this error): the page still goes out, rendered here, without the ladder's link.
+        text = render("error.html", ladder=None, **context)
     return HTMLResponse(text, status_code=status)
 
 
 async def static_file(request: Request) -> Response:
-    """One of our scripts or styles (``assets``: hashed names cached for a year)."""
-    name = request.path_params["name"]
+    """One of our scripts, styles or icons (``assets``: hashed names cached for a year)."""
+    return _static(request, request.path_params["name"])
+
+
+async def favicon(request: Request) -> Response:
+    """``/favicon.ico``, asked for by clients that read no page's ``<link rel=icon>``:
+    the SVG icon, revalidated (the pages link its hashed name)."""
+    return _static(request, "favicon.svg")
+
+
+def _static(request: Request, name: str) -> Response:
     asset = assets.static_files().get(name)
     if asset is None:
         raise Refused(404, f"no static file {name[:100]!r} here")
@@ -137,7 +143,7 @@ async def static_file(request: Request) -> Response:
     )
 
 
-UNCOMPRESSED: Final = ("/static/", "/game/", "/events", "/play")
+UNCOMPRESSED: Final = ("/static/", "/favicon.ico", "/game/", "/events", "/play")
 """Paths the ``Compress`` middleware leaves alone: files compressed once at start
 (``assets``); the live stream (each event must go out as it is written); the human
 seat's tables (a person's own, small, behind a cookie: no compressed answer there for
@@ -179,7 +185,6 @@ def create_app(
     """The web app over ``source``, answering requests whose ``Host`` is one of
     ``hosts`` (``guards.allowed_hosts``); ``routes`` adds routes (before the built-in
     ones); ``play`` serves the human seat's tables (none without it)."""
-    from . import boards, pages, play_pages  # the route handlers import this module's helpers
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -192,15 +197,15 @@ def create_app(
             source.close()
             stop_fit_worker()
 
-    from .live import Live
-
     app = WebApp(
         routes=[
             *(routes or []),
             *pages.ROUTES,
             *boards.ROUTES,
+            *live_pages.ROUTES,
             *play_pages.ROUTES,
             Route("/static/{name}", static_file),
+            Route("/favicon.ico", favicon),
         ],
         middleware=[
             Middleware(HostCheck, hosts=hosts),

@@ -1,4 +1,4 @@
-"""The scripts and styles the pages use: ours, in ``arena/web/static``, and each game's
+"""The scripts, styles and icon the pages use: ours, in ``arena/web/static``, and each game's
 board stylesheet from its package. Nothing else: no CDN (the arena's machines are
 offline) and no chart library (the charts are SVG drawn by the server, ``chart.py``).
 
@@ -38,6 +38,7 @@ HASH_CHARS: Final = 12
 MEDIA_TYPES: Final = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
 }
 
 

@@ -21,7 +21,7 @@ from arena.referee.replay_steps import replay_step
 from arena.store import Store
 
 from . import assets, replays
-from .app import Refused, read, source_of, whole_number
+from .handling import Refused, read, source_of, whole_number
 from .render import board_template, render
 
 

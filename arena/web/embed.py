@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from arena.games import get
+from arena.referee.live import DEFAULT_DELAY_S, WATCHABLE
 from arena.server.app import RunningArena
 
 from .app import create_app
@@ -13,7 +14,7 @@ from .guards import allowed_hosts
 from .play_record import ladder_of
 from .play_room import PlayRoom, PlaySettings
 from .server import WebOptions, bind, is_loopback, start, url_of
-from .source import WebSource
+from .source import InPlay, WebSource, nothing_watched
 
 
 async def start_web(
@@ -25,13 +26,15 @@ async def start_web(
     host_names: tuple[str, ...] = (),
     play: bool = False,
     play_token: str | None = None,
+    watch_delay_s: float | None = DEFAULT_DELAY_S,
 ) -> tuple[str, Callable[[], Awaitable[None]]]:
     """Serve the web app for ``arena`` on ``host:port`` under ``options``, answering
     ``host_names`` besides loopback's (``guards.allowed_hosts``); its address, and how
     to stop it. OSError in words if it cannot listen. ``play``: also offer tables where a
     person plays the game's built-in bots (``/play``; beyond loopback only with
     ``play_token``), recorded in the arena's database, unrated, and shown beside its
-    ladder."""
+    ladder. ``watch_delay_s``: people may follow the ladder's matches as they are played
+    (``/live``), that far behind play; None: they may not."""
     config = arena.ladder.config
     ladder = arena.ladder
     room = None
@@ -56,6 +59,11 @@ async def start_web(
         arena.reads,
         ladders=frozenset(shown),
         running=lambda: ladder.running.keys(),
+        in_play=lambda: [
+            InPlay(m.match_id, m.seats, m.started_at) for m in ladder.running.values()
+        ],
+        watching=WATCHABLE.get if watch_delay_s is not None else nothing_watched,
+        watch_delay_s=watch_delay_s or 0.0,
         read_rate=config.read_rate,
         read_burst=config.read_burst,
         title="Arena",

@@ -17,7 +17,7 @@ from starlette.routing import Route
 
 from arena.referee.channels import ChannelPool
 
-from .app import Refused
+from .handling import Refused
 from .lobby import MAX_OPEN, OPEN_FOR_S, LobbyRefusedError
 from .lobby_bots import SUBMITTED, submitted_seats
 from .play_access import (

@@ -23,7 +23,7 @@ from arena.store import Store
 from arena.store.registry import BotEntry, get_bot
 from arena.store.tokens import owner_of
 
-from .app import Refused, read
+from .handling import Refused, read
 
 
 def public_bot(entry: BotEntry) -> dict[str, Any]:

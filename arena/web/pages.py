@@ -1,5 +1,5 @@
 """The pages and their JSON twins. Each handler checks its parameters, then hands one
-job (read and render) to the read pool: see ``app.read``."""
+job (read and render) to the read pool: see ``handling.read``."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from arena.store.web_reads import (
 )
 
 from . import data, replays
-from .app import Refused, read, source_of
+from .handling import Refused, read, source_of
 from .ladders import by_game, label
 from .live import event
 from .owners import bot_json, public_bot
@@ -89,12 +89,17 @@ def _position(
 
 LADDERS_SHOWN: Final = 200
 """Ladders the home page lists, at most (by id)."""
+IN_PLAY_SHOWN: Final = 50
+"""Matches in progress the home page lists, at most (the newest)."""
 
 
 async def index(request: Request) -> Response:
-    """The games, their ladders in words with their newest match, and the human seat."""
+    """The matches in progress, the games, their ladders in words with their newest
+    match, and the human seat."""
     source = source_of(request)
     playing = request.app.state.play is not None
+    in_play = sorted(source.in_play(), key=lambda m: m.started_at, reverse=True)[:IN_PLAY_SHOWN]
+    watchable = {m.match_id for m in in_play if source.watching(m.match_id) is not None}
 
     def job(store: Store) -> str:
         shown = [name for name in store.ladders() if source.shows(name)][:LADDERS_SHOWN]
@@ -105,6 +110,8 @@ async def index(request: Request) -> Response:
             heads=ladder_heads(store, shown),
             games=all_games(),
             playing=playing,
+            in_play=in_play,
+            watchable=watchable,
         )
 
     return HTMLResponse(await read(request, job))

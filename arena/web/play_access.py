@@ -17,7 +17,7 @@ from starlette.responses import Response
 
 from arena.games import AnyGame, InvalidOptionsError, all_games, get
 
-from .app import Refused, whole_number
+from .handling import Refused, whole_number
 from .play_room import PlayRoom
 
 COOKIE: Final = "arena_play"

@@ -26,7 +26,7 @@ from arena.referee import Seat, builtin_seat
 from arena.referee.human import HumanSeat, Moment
 
 from . import lobby_pages
-from .app import Refused, whole_number
+from .handling import Refused, whole_number
 from .play_access import (
     admitted,
     form_int,

@@ -15,7 +15,7 @@ from arena.referee.replay import replay_lines
 from arena.store import Store
 from arena.store.rows import MatchRow
 
-from .app import Refused, whole_number
+from .handling import Refused, whole_number
 from .source import WebSource
 
 ALL = None

@@ -7,15 +7,34 @@ being played (never shown). Both read through a ``ReadPool``, off the event loop
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.referee.live import LiveMatch
 from arena.server.reads import ReadPool
+
+
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """A match being played, as the home page lists it."""
+
+    match_id: str
+    seats: tuple[str, ...]
+    started_at: float
+    """Unix seconds."""
 
 
 def _nothing_running() -> Collection[str]:
     return ()
+
+
+def _nothing_in_play() -> Sequence[InPlay]:
+    return ()
+
+
+def nothing_watched(match_id: str) -> LiveMatch | None:
+    return None
 
 
 @dataclass
@@ -28,6 +47,13 @@ class WebSource:
     """The ladders that may be shown (None: every ladder in the database)."""
     running: Callable[[], Collection[str]] = _nothing_running
     """The ids of matches being played now (their records are never shown)."""
+    in_play: Callable[[], Sequence[InPlay]] = _nothing_in_play
+    """The matches being played now, for the home page."""
+    watching: Callable[[str], LiveMatch | None] = nothing_watched
+    """A match being played that people may follow (``/live``), by id; None if there
+    is none such (``arena.referee.live``)."""
+    watch_delay_s: float = 5.0
+    """How far behind play the live pages show a match."""
     owns_reads: bool = False
     """Whether closing the app closes the pool (``arena web``'s own pool)."""
     read_rate: float = 10.0

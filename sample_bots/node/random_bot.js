@@ -76,7 +76,8 @@ function loadContract(protoRoot) {
 const HELLO = {
   name: "node-random",
   version: "1.0.0",
-  games: ["abluxxen", "fluxx"], // any game: it answers by index into the legal list
+  // any game: it answers by index into the legal list ("openspiel:*": every OpenSpiel game)
+  games: ["abluxxen", "fluxx", "openspiel:*"],
   presets: [], // empty: every preset
   players: [], // empty: every table size
   author: "Abluxxen Arena samples",

@@ -4,8 +4,6 @@ PostgreSQL; and the same seeded league gives the same results on both."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
 from collections.abc import Callable
 from decimal import Decimal
@@ -14,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from arena.league.config import Entrant, LeagueConfig
-from arena.league.runner import run_league
 from arena.store import Store, open_store
 from arena.store.pg_cluster import TempCluster
+
+from .conftest import run_league_in_process
 
 
 def _config(db: str) -> LeagueConfig:
@@ -35,22 +34,7 @@ def _config(db: str) -> LeagueConfig:
 
 
 def _run(db: str, stop_after: int | None = None) -> None:
-    async def main() -> None:
-        store = open_store(db)
-        league = asyncio.current_task()
-        assert league is not None
-
-        def on_commit(committed: int) -> None:
-            if stop_after is not None and committed >= stop_after:
-                league.cancel()
-
-        try:
-            with contextlib.suppress(asyncio.CancelledError):
-                await run_league(_config(db), store, on_commit=on_commit)
-        finally:
-            store.close()
-
-    asyncio.run(main())
+    run_league_in_process(_config(db), stop_after)
 
 
 def _plain(store: Store, sql: str) -> list[tuple[object, ...]]:

@@ -46,7 +46,7 @@ def assert_serves(command: list[str], environ: dict[str, str], cwd: Path) -> Non
         with grpc.insecure_channel(f"127.0.0.1:{bot.port}") as channel:
             hello = bot_pb2_grpc.BotStub(channel).Hello(bot_pb2.HelloRequest(), timeout=10)
         assert hello.name == "node-random"
-        assert list(hello.games) == ["abluxxen", "fluxx"]
+        assert list(hello.games) == ["abluxxen", "fluxx", "openspiel:*"]
 
 
 def test_arena_proto_root_points_a_copied_template_at_the_protos(template: Path) -> None:

@@ -46,6 +46,8 @@ def test_python_sample_bot(script: str) -> None:
         assert hello.name
         # Every game with its policy; the search bot knows Abluxxen only (issue 15).
         games = ["abluxxen"] if script in SEARCH_BOTS else ["abluxxen", "fluxx"]
+        if script.endswith("random_bot.py"):
+            games.append("openspiel:*")
         assert list(hello.games) == games
         assert decisions > 0
         # Stopped by its pid: a graceful shutdown exits with status 0.
@@ -76,5 +78,6 @@ def test_node_random_bot() -> None:
     with bot_process(["node", "sample_bots/node/random_bot.js", "--port", "0"]) as bot:
         assert bot.line == f"arena-bot listening on 127.0.0.1:{bot.port}"
         hello, decisions = asyncio.run(hello_and_game(bot.port))
-        assert list(hello.games) == ["abluxxen", "fluxx"]  # it answers by index: any game
+        # it answers by index: any game
+        assert list(hello.games) == ["abluxxen", "fluxx", "openspiel:*"]
         assert decisions > 0

@@ -31,7 +31,7 @@ from server.support import (
 )
 
 from arena.referee.record import read_record
-from arena.server import servicer
+from arena.server import read_jobs
 from arena.server.app import start_arena
 from arena.server.config import ServeConfig
 from arena.server.verify import ARENA_FAILED, verify_bot
@@ -197,10 +197,13 @@ def test_an_error_of_the_arena_is_internal_in_words_without_a_class_name(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise KeyError("internal detail")
 
-    monkeypatch.setattr(servicer, "bot_page", broken)
+    # On read threads, where a test can break the read (an error in a read process comes
+    # back as the same exception: tests/server/test_read_processes.py).
+    monkeypatch.setattr(read_jobs, "bots", broken)
 
     async def scenario() -> grpc.aio.AioRpcError:
-        arena = await start_arena(ServeConfig(db=str(tmp_path / "serve.db"), port=0))
+        config = ServeConfig(db=str(tmp_path / "serve.db"), port=0, read_processes=0)
+        arena = await start_arena(config)
         try:
             async with grpc.aio.insecure_channel(f"127.0.0.1:{arena.port}") as channel:
                 client = arena_pb2_grpc.ArenaStub(channel)

@@ -42,7 +42,10 @@ def test_a_held_read_does_not_stop_the_event_loop(
     answered_while_held: list[bool] = []
 
     async def main() -> tuple[str, int]:
-        arena = await start_arena(ServeConfig(db=str(db), port=0, table_size=4))
+        # On read threads: the spy sees only this process's connections (in the read
+        # processes, the default, a read shares not even the interpreter with the loop).
+        config = ServeConfig(db=str(db), port=0, table_size=4, read_processes=0)
+        arena = await start_arena(config)
         loop = asyncio.get_running_loop()
         loop_thread = current_thread_name()
         reading = asyncio.Event()

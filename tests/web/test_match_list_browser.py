@@ -45,3 +45,27 @@ def test_a_header_sorts_the_rows_shown_each_click_the_other_way(
     ends = _column(page, 3)
     assert ends == sorted(ends)
     assert set(_column(page, 1)) == shown  # the same rows, only reordered
+
+
+def test_filters_and_pages_both_ways_in_the_browser(
+    tmp_path: Path, page: Any, web_server: Callable[..., str]
+) -> None:
+    db = tmp_path / "arena.db"
+    history(db, matches=130)
+    base = web_server(db)
+    page.goto(base)
+    page.get_by_role("link", name="matches").first.click()
+    page.get_by_label("bot", exact=True).fill("CY")  # part of a name, any case
+    page.get_by_role("button", name="filter").click()
+    rows = page.locator("table.matches tbody tr")
+    expect(rows).to_have_count(50)
+    assert all("cyd" in text for text in rows.all_inner_texts())
+    first = rows.first.get_attribute("data-match")
+    page.get_by_role("link", name="older matches →").click()
+    expect(rows.first).not_to_have_attribute("data-match", first or "")
+    assert all("cyd" in text for text in rows.all_inner_texts())
+    page.get_by_role("link", name="← newer matches").click()
+    expect(rows.first).to_have_attribute("data-match", first or "")
+    expect(page.get_by_label("bot", exact=True)).to_have_value("CY")  # the form keeps them
+    times = page.locator("table.matches td.when time").all_inner_texts()
+    assert all(text.endswith(" UTC") for text in times)

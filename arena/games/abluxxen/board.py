@@ -148,6 +148,10 @@ def board_view(
     }
 
 
+NOBODY: Final = -1
+"""A seat no player holds: what an event shows to someone following the match."""
+
+
 class AbluxxenBoard(Board[State, Observation, Action]):
     """The Brettspielwelt-style board (module docstring)."""
 
@@ -170,6 +174,18 @@ class AbluxxenBoard(Board[State, Observation, Action]):
         public = views[state.deciding] if state.kind is not None else views[0]
         shown = [event_views.view(e, None) for e in events]  # type: ignore[arg-type]
         view = board_view(public, shown, names, [v.hand for v in views])
+        view["viewer"] = None
+        return view
+
+    def public_view(
+        self, state: State, events: Sequence[object], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """No hand; events as a seat nobody holds sees them (every deal and deck draw
+        a count); the table from the deciding seat's observation, whose public parts
+        every seat shares."""
+        public = observe(state, state.deciding if state.kind is not None else 0)
+        shown = [event_views.view(e, NOBODY) for e in events]  # type: ignore[arg-type]
+        view = board_view(public, shown, names, [None] * state.players)
         view["viewer"] = None
         return view
 

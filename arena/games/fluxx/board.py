@@ -105,11 +105,11 @@ def board_view(
     events: Sequence[dict[str, Any]],
     names: Sequence[str],
     hands: Sequence[Sequence[int] | None],
-    private: Observation,
+    private: Observation | None,
 ) -> dict[str, Any]:
     """The view model: ``obs`` for everything public, ``hands`` as the viewer may see
     them (None: a count), ``private`` the observation whose temp hands and pool the
-    viewer may see (empty unless it is the active seat's)."""
+    viewer may see (empty unless it is the active seat's; None: none)."""
     seats = []
     for seat in range(obs.players):
         table = obs.tables[seat]
@@ -152,9 +152,9 @@ def board_view(
         "discard": len(obs.discard),
         "discard_top": _card(obs.discard[-1]) if obs.discard else None,
         "transit": _cards(obs.transit),
-        "temp": [_cards(t) for t in private.temp],
+        "temp": [] if private is None else [_cards(t) for t in private.temp],
         "temp_sizes": list(obs.temp_sizes),
-        "pool": _cards(private.pool),
+        "pool": [] if private is None else _cards(private.pool),
         "pool_size": obs.pool_size,
         "deciding": obs.deciding,
         "decision": obs.decision.name if obs.decision is not None else None,
@@ -164,6 +164,10 @@ def board_view(
         "end_reason": None if result is None else result.end_reason,
         "events": [describe_event(view, list(names)) for view in events],
     }
+
+
+NOBODY: Final = -1
+"""A seat no player holds: what an event shows to someone following the match."""
 
 
 class FluxxBoard(Board[State, Observation, Action]):
@@ -188,6 +192,17 @@ class FluxxBoard(Board[State, Observation, Action]):
         shown = [event_views.view(e, None) for e in events]  # type: ignore[arg-type]
         active = views[state.active]
         view = board_view(active, shown, names, [v.hand for v in views], active)
+        view["viewer"] = None
+        return view
+
+    def public_view(
+        self, state: State, events: Sequence[object], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """No hand, no temporary hand or pool's cards (their sizes only); events as a
+        seat nobody holds sees them; the table from the active seat's observation."""
+        shown = [event_views.view(e, NOBODY) for e in events]  # type: ignore[arg-type]
+        public = observe(state, state.active)
+        view = board_view(public, shown, names, [None] * state.config.players, None)
         view["viewer"] = None
         return view
 

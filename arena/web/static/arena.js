@@ -73,8 +73,27 @@ function sortableTables() {
   }
 }
 
+// A live match's board (rendered and escaped by the server) is fetched again about once
+// a second until the server says the match is over.
+function followMatch() {
+  const holder = document.querySelector(".live-holder[data-src]");
+  if (!holder) return;
+  const every = Number(holder.dataset.refreshMs) || 1000;
+  const again = async () => {
+    const answer = await fetch(holder.dataset.src).catch(() => null);
+    if (answer && answer.ok) {
+      holder.innerHTML = await answer.text();
+      holder.dataset.updates = String(Number(holder.dataset.updates || 0) + 1);
+    }
+    const board = holder.querySelector(".live-board");
+    if (!board || board.dataset.over !== "1") setTimeout(again, every);
+  };
+  setTimeout(again, every);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   loadCharts();
   followLadder();
   sortableTables();
+  followMatch();
 });

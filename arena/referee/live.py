@@ -1,0 +1,108 @@
+"""Matches being played, for people who watch them (the web app's ``/live`` pages).
+
+The referee appends each action it applies to the match's ``LiveLog`` (its code and when,
+nothing else: a list append per decision, and only for matches that are watchable). A
+watcher rebuilds the match from its start up to the actions older than the organiser's
+delay, and is shown only the game's public view of it (``Board.public_view``: what every
+seat may see), never a seat's own hand.
+
+``WATCHABLE`` holds this process's watchable matches by id: the referee that plays them
+registers them (``arena serve``'s, when its matches run on its own event loop) and the
+web app of the same process reads them. Matches run by worker processes or Ray register
+in those processes, where no web app looks: they show as in play, without a board.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from arena.games import AnyGame, Deal
+
+DEFAULT_DELAY_S: Final = 5.0
+"""How far behind play people following a match see it, unless the organiser says."""
+
+
+@dataclass(slots=True)
+class LiveLog:
+    """The actions applied so far: (monotonic seconds when applied, action code)."""
+
+    actions: list[tuple[float, int]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class LiveMatch:
+    """A watchable match: how it started, and its log. The seed stays on the server."""
+
+    match_id: str
+    game: AnyGame
+    config: Any
+    seed: int
+    deal: Deal | None
+    names: tuple[str, ...]
+    started_at: float
+    """Unix seconds."""
+    log: LiveLog = field(default_factory=LiveLog)
+    _cursor: tuple[Any, int] | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def public_view(
+        self, delay_s: float, clock: Callable[[], float] = time.monotonic
+    ) -> tuple[dict[str, Any], int]:
+        """The game's public board after every action taken at least ``delay_s`` ago,
+        and how many actions that is. Replays forward from where the last watcher left
+        off (a match only moves forward), under a lock: pages ask from many threads."""
+        board = self.game.board
+        if board is None:
+            raise LookupError(f"{self.game.title} has no board to watch a match on")
+        actions = self.log.actions
+        # Appended in time order: those taken by the cutoff are a prefix.
+        shown = bisect.bisect_right(actions, clock() - delay_s, key=lambda taken: taken[0])
+        with self._lock:
+            state, applied = self._cursor if self._cursor is not None else (self._start(), 0)
+            if shown < applied:  # an earlier watcher asked with a shorter delay
+                state, applied = self._start(), 0
+            for _, code in actions[applied:shown]:
+                self.game.apply_legal(state, self.game.action_from_code(code))
+            self._cursor = (state, shown)
+            view = board.public_view(state, self.game.events(state), self.names)
+        return view, shown
+
+    def _start(self) -> Any:
+        if self.deal is not None:
+            return self.game.new_match_from_deal(self.config, self.deal)
+        return self.game.new_match(self.config, random.Random(self.seed))
+
+
+class Watchable:
+    """This process's watchable matches, by id."""
+
+    def __init__(self) -> None:
+        self._matches: dict[str, LiveMatch] = {}
+
+    @contextmanager
+    def playing(self, match: LiveMatch) -> Iterator[LiveLog]:
+        """``match`` is watchable while the block runs; its log, for the referee."""
+        self._matches[match.match_id] = match
+        try:
+            yield match.log
+        finally:
+            self._matches.pop(match.match_id, None)
+
+    def get(self, match_id: str) -> LiveMatch | None:
+        """The match if it is being played here now."""
+        return self._matches.get(match_id)
+
+    def ids(self) -> Sequence[str]:
+        """The ids of the matches being played here now."""
+        return list(self._matches)
+
+
+WATCHABLE = Watchable()
+"""This process's watchable matches (see the module)."""

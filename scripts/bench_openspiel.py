@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""The referee's own CPU per decision on OpenSpiel games against Abluxxen, side by side
+in one run (issue 30's speed goal), and the bytes of a request.
+
+For each game: (a) ``total``: matches run by the referee (``run_match``) against
+in-process seats that answer legal_index 0 at once (``bench_referee._InstantSeat``: no
+gRPC), microseconds per decision; (b) ``game``: the same matches played through the Game
+interface alone (observe, encode the request, apply), the game's own work; the
+referee's own work is ``total - game``, and ``ratio`` is that figure over Abluxxen's.
+Games alternate in rounds (--rounds), medians reported. Last line JSON.
+
+Run: .venv/bin/python scripts/bench_openspiel.py [--matches N] [--rounds R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from bench_referee import _InstantSeat
+
+from arena.games import get
+from arena.gctune import tune_for_latency
+from arena.referee import MatchSpec, Seat, run_match
+
+TABLES: tuple[tuple[str, int, str | None], ...] = (
+    ("abluxxen", 4, "amigo"),
+    ("openspiel:kuhn_poker", 2, None),
+    ("openspiel:leduc_poker", 2, None),
+    ("openspiel:liars_dice", 2, None),
+    ("openspiel:chess", 2, None),
+    ("openspiel:go(board_size=9)", 2, None),
+    ("openspiel:bridge(use_double_dummy_result=false)", 4, None),
+)
+
+
+def _config(name: str, players: int, preset: str | None) -> Any:
+    return get(name).make_config(players, preset)
+
+
+async def _referee(name: str, players: int, preset: str | None, matches: int) -> float:
+    game, config = get(name), _config(name, players, preset)
+    decisions, started = 0, time.process_time()
+    for index in range(matches):
+        spec = MatchSpec(match_id=f"b{index}", config=config, seed=index, game=game)
+        seats: list[Seat] = [_InstantSeat(f"s{s}") for s in range(players)]
+        decisions += (await run_match(spec, seats)).decisions
+    return (time.process_time() - started) / decisions * 1e6
+
+
+def _game_alone(name: str, players: int, preset: str | None, matches: int) -> tuple[float, float]:
+    """µs per decision and mean request bytes, through the Game interface alone."""
+    game, config = get(name), _config(name, players, preset)
+    decisions, size, started = 0, 0, time.process_time()
+    for index in range(matches):
+        state = game.new_match(config, random.Random(index))
+        while (seat := game.deciding(state)) is not None:
+            obs = game.observe(state, seat)
+            size += len(game.wire.decide_request(1, 1000, 0, obs, ()))
+            game.apply_legal(state, obs.legal[0])
+            decisions += 1
+    return (time.process_time() - started) / decisions * 1e6, size / decisions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=40, help="matches per game and round")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds")
+    args = parser.parse_args()
+    tune_for_latency()
+    samples: dict[str, list[tuple[float, float, float]]] = {t[0]: [] for t in TABLES}
+    for _ in range(args.rounds):
+        for name, players, preset in TABLES:
+            total = asyncio.run(_referee(name, players, preset, args.matches))
+            alone, size = _game_alone(name, players, preset, args.matches)
+            samples[name].append((total, alone, size))
+    out: dict[str, dict[str, float]] = {}
+    for name, rows in samples.items():
+        total = statistics.median(r[0] for r in rows)
+        alone = statistics.median(r[1] for r in rows)
+        out[name] = {
+            "total_us": round(total, 1),
+            "game_us": round(alone, 1),
+            "referee_us": round(total - alone, 1),
+            "request_bytes": round(statistics.median(r[2] for r in rows)),
+        }
+    base = out["abluxxen"]["referee_us"]
+    for name, row in out.items():
+        row["ratio"] = round(row["referee_us"] / base, 2)
+        print(f"{name:50} {row}")
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
