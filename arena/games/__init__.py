@@ -9,6 +9,7 @@ from typing import Any
 from .base import (
     Board,
     CapabilityMissingError,
+    CardPicks,
     Deal,
     Game,
     GameResult,
@@ -50,6 +51,7 @@ __all__ = [
     "AnyGame",
     "Board",
     "CapabilityMissingError",
+    "CardPicks",
     "Deal",
     "Game",
     "GameResult",

@@ -28,6 +28,7 @@ from arena.store import open_store
 
 from .conftest import ROOT, shot
 from .kit import history
+from .play_kit import choose
 
 pytestmark = pytest.mark.slow
 
@@ -154,17 +155,15 @@ def test_a_person_plays_a_whole_match_by_clicking_and_it_is_recorded(
     offered: list[list[str]] = []
     taken: list[int] = []
     for _ in range(500):
-        buttons = page.locator("button.choice")
-        expect(buttons.first.or_(page.locator("h2", has_text="The match is over"))).to_be_visible()
+        choices = page.locator("form#choices")
+        expect(choices.or_(page.locator("h2", has_text="The match is over"))).to_be_visible()
         if page.locator("h2", has_text="The match is over").count():
             break
-        labels = [t.strip() for t in buttons.all_inner_texts()]
         if len(offered) == 3:
             shot(page, tmp_path, "play-turn")
+        labels, index = choose(page, chooser)
         offered.append(labels)
-        taken.append(chooser.randrange(len(labels)))
-        with page.expect_navigation():
-            buttons.nth(taken[-1]).click()
+        taken.append(index)
     else:
         raise AssertionError("the match did not end within 500 clicks")
     shot(page, tmp_path, "play-over")
@@ -214,17 +213,17 @@ def test_the_human_seat_is_spoken_to_as_you(
     page.goto(url)
     wrong = re.compile(r"\byou (plays|is|has|draws|takes|passes|abluxxes|leaves)\b|\byou's\b")
     said = []
+    rng = random.Random(2)
     for _ in range(12):
-        buttons = page.locator("button.choice")
+        turn = page.locator("form#choices")
         over = page.locator("h2", has_text="The match is over")
-        expect(buttons.first.or_(over)).to_be_visible()
+        expect(turn.or_(over)).to_be_visible()
         text = page.locator("main").inner_text()
         assert not wrong.search(text), text
         said.append(text)
         if over.count():
             break
-        with page.expect_navigation():
-            buttons.first.click()
+        choose(page, rng)  # as a person does: a set's cards ticked, sent once
     everything = "\n".join(said)
     assert "you are dealt" in everything
     assert re.search(r"Your turn: you (play|draw|take|may)", everything), everything

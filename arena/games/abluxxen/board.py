@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from arena import words
-from arena.games.base import Board
+from arena.games.base import Board, CardPicks
 
 from . import events as event_views
 from .actions import Action, DecisionKind
 from .cards import JOKER, value_name
 from .choice_words import choice_label
 from .observation import Observation, SetView, observe
+from .picks import card_picks
 from .replay_text import deal_end_words, describe_event
 from .state import State
 
@@ -168,6 +169,10 @@ class AbluxxenBoard(Board[State, Observation, Action]):
     def choice_label(self, action: Action, obs: Observation, names: Sequence[str] = ()) -> str:
         """``choice_label``: "Play three 7s and one joker", "Draw from the deck"."""
         return choice_label(action, obs)
+
+    def card_picks(self, obs: Observation) -> CardPicks | None:
+        """``card_picks`` (``picks.py``)."""
+        return card_picks(obs)
 
 
 BOARD: Final = AbluxxenBoard()

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from arena import words
-from arena.games.base import Board
+from arena.games.base import Board, CardPicks
 
 from . import events as event_views
 from .actions import Action, DecisionKind
@@ -23,6 +23,7 @@ from .card_text import TEXT, TYPE_MEANING, TYPE_WORDS
 from .cards import BASIC_RULES, NAMES, TYPE_OF, CardType
 from .choice_words import choice_label
 from .observation import Observation, observe
+from .picks import card_picks
 from .replay_text import describe_event, end_words
 from .state import State
 
@@ -195,6 +196,10 @@ class FluxxBoard(Board[State, Observation, Action]):
     def choice_label(self, action: Action, obs: Observation, names: Sequence[str] = ()) -> str:
         """``choice_label``: "Play The Brain", "Give War to seat 2 (greedy)"."""
         return choice_label(action, names)
+
+    def card_picks(self, obs: Observation) -> CardPicks | None:
+        """``card_picks`` (``picks.py``)."""
+        return card_picks(obs)
 
 
 BOARD: Final = FluxxBoard()
