@@ -24,6 +24,7 @@ from arena.referee import Seat, builtin_seat
 from arena.referee.human import Moment
 
 from .handling import Refused, whole_number
+from .play_openspiel import CHOICE, named_game, openspiel_offered, players_field
 from .play_room import PlayRoom, PlayTable, TablesFullError
 from .render import board_template, render
 
@@ -200,7 +201,12 @@ async def start_page(request: Request) -> Response:
     if not room.settings.offer_builtin:
         raise Refused(404, "this arena starts no tables from the page; see arena play")
     text = await asyncio.to_thread(
-        render, "play_start.html", title="Play", games=_games(room), settings=room.settings
+        render,
+        "play_start.html",
+        title="Play",
+        games=_games(room),
+        openspiel=openspiel_offered(room.settings.games),
+        settings=room.settings,
     )
     return _keep_token(request, HTMLResponse(text), room, by_query)
 
@@ -214,14 +220,20 @@ async def start_table(request: Request) -> Response:
         raise Refused(404, "this arena starts no tables from the page; see arena play")
     form = await _form(request)
     try:
-        game = get(form.get("game", ""))
-        if game not in _games(room):
-            raise InvalidOptionsError(f"{game.title} is not played here")
+        chosen = form.get("game", "")
+        if chosen == CHOICE and openspiel_offered(room.settings.games):
+            game = named_game(form)  # a game the person names: its fields end in CHOICE
+            form[f"players-{CHOICE}"] = players_field(form, game)
+        else:
+            game = get(chosen)
+            chosen = game.name
+            if game not in _games(room):
+                raise InvalidOptionsError(f"{game.title} is not played here")
         # Each game's fields are its own (the form offers every game at once).
         config = game.make_config(
-            _int(form, f"players-{game.name}"), form.get(f"preset-{game.name}") or None
+            _int(form, f"players-{chosen}"), form.get(f"preset-{chosen}") or None
         )
-        policy = form.get(f"bots-{game.name}", "random")
+        policy = form.get(f"bots-{chosen}", "random")
         if policy not in game.policies:
             known = ", ".join(sorted(game.policies))
             raise InvalidOptionsError(f"no built-in bot {policy!r}; choose one of {known}")
