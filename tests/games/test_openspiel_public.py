@@ -6,6 +6,7 @@ private strings."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import random
 from typing import Any, cast
@@ -14,6 +15,8 @@ import pytest
 
 from arena.games import CapabilityMissingError, get
 from arena.games import conformance_kit as kit
+from arena.referee import MatchSpec, builtin_seat, run_match
+from arena.referee.live import LiveLog, LiveMatch
 from arena.web.render import board_template, render
 
 from .test_openspiel import CURATED
@@ -66,6 +69,24 @@ def test_kuhn_poker_public_board_shows_the_bets_and_no_card() -> None:
     assert "Bet" in html
     assert not any(own in html for own in private)  # each holds its card
     assert "&lt;b&gt;a&lt;/b&gt;" in html
+
+
+def test_a_refereed_kuhn_poker_match_is_followed_live_on_its_public_board() -> None:
+    game = get("openspiel:kuhn_poker")
+    config = game.make_config(3)
+    names = ("ann", "bo", "cy")
+    log = LiveLog()
+    spec = MatchSpec(match_id="m", config=config, game=game, seed=7, live=log)
+    seats = [builtin_seat(name, game.policies["random"], n) for n, name in enumerate(names)]
+    asyncio.run(run_match(spec, seats))
+    match = LiveMatch("live/1", game, config, 7, None, names, 1.7e9)
+    match.log.actions.extend(log.actions)
+    end = log.actions[-1][0]
+    for delay, shown in ((end + 1, 0), (0.0, len(log.actions))):  # the start; the end
+        view, count = match.public_view(delay, clock=lambda: end)
+        assert view["state_label"] == "public observation"
+        assert count == shown
+    assert view["returns"] is not None  # the end is public
 
 
 class _LeakyPublicBoard:
