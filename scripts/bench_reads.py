@@ -7,7 +7,9 @@
 2. Serves it with ``arena serve`` (a subprocess, as in production), starts ``--bots``
    sample random bots (sample_bots/random_bot.py processes), and submits each under its
    own owner's token, as authors do; waits until they are active and have played.
-3. Counts the ladder's matches while ``--clients`` anonymous clients (threads of one
+3. After ``--warmup-reads-s`` of reads that are not counted (the arena starts its read
+   processes on the first reads, and fits the joint model for the first leaderboard),
+   counts the ladder's matches while ``--clients`` anonymous clients (threads of one
    process, each on its own connection) poll GetLeaderboard, ListMatches and ListBots in
    turn as fast as they can, following next_page_token deeper into the lists, for
    ``--seconds`` in all, in ``--rounds`` windows; and without any reader in as many
@@ -385,11 +387,23 @@ def main() -> int:
         help="polled windows, alternating with as long quiet ones (default 3)",
     )
     parser.add_argument("--warmup-s", type=float, default=10.0, help="ladder warm-up")
+    parser.add_argument(
+        "--warmup-reads-s",
+        type=float,
+        default=5.0,
+        help="reads before the count, not counted (default 5: the read processes start)",
+    )
     parser.add_argument("--table-size", type=int, default=4)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--deadline-ms", type=int, default=1000)
     parser.add_argument(
         "--read-rate", type=float, default=None, help="arena serve --read-rate (default its own)"
+    )
+    parser.add_argument(
+        "--read-processes",
+        type=int,
+        default=None,
+        help="arena serve --read-processes (default its own; 0: the reads on threads)",
     )
     parser.add_argument("--db", help="build (or, with --reuse, reuse) this database")
     parser.add_argument("--reuse", action="store_true", help="serve --db as it is")
@@ -449,6 +463,8 @@ def main() -> int:
         ]  # fmt: skip
         if args.read_rate is not None:
             argv += ["--read-rate", str(args.read_rate)]
+        if args.read_processes is not None:
+            argv += ["--read-processes", str(args.read_processes)]
         with serve_log.open("w") as handle:
             server = procs.start(argv, cwd=arena_root, env=env, stderr=handle)
         address = first_line(server, "arena serving on ", 300)
@@ -465,6 +481,13 @@ def main() -> int:
         quiet_n = quiet_d = quiet_s = busy_n = busy_d = busy_s = 0.0
         faults: dict[str, int] = {}
         failures: list[str] = []
+        # Reads before the count: the arena starts its read processes on the first reads
+        # (and fits the ladder's joint model for the first leaderboard), once.
+        subprocess.run(
+            [PY, __file__, "--poll", address, "--clients", str(args.clients), "--seconds",
+             str(args.warmup_reads_s)],
+            check=True, capture_output=True, text=True, cwd=ROOT,
+        )  # fmt: skip
         steal_from = cpu_times()
         played, seconds = quiet_window(ladder, window / 2)
         quiet_n, quiet_d, quiet_s = quiet_n + played[0], quiet_d + played[1], quiet_s + seconds
@@ -506,6 +529,7 @@ def main() -> int:
         "matches": args.matches,
         "build_s": round(build_s, 1),
         "read_rate": args.read_rate,
+        "read_processes": args.read_processes,
         "clients": args.clients,
         "client_nice": args.client_nice,
         "leaderboard_p99_ms": p99(tally.latencies["GetLeaderboard"]),

@@ -20,6 +20,7 @@ from .base import (
     RatingDefaults,
 )
 from .boards import board_of, revealed_moment, seat_moment
+from .decision_words import fault_words, took
 from .registry import (
     DEFAULT_GAME,
     AnyGame,
@@ -64,6 +65,7 @@ __all__ = [
     "by_oneof",
     "families",
     "family_wildcards",
+    "fault_words",
     "get",
     "names",
     "pettingzoo_env",
@@ -72,4 +74,5 @@ __all__ = [
     "register",
     "revealed_moment",
     "seat_moment",
+    "took",
 ]

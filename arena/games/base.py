@@ -205,9 +205,10 @@ class Board(ABC, Generic[StateT, ObsT, ActionT]):
         all public says so."""
         return seat is None or seat == actor
 
-    def choice_label(self, action: ActionT, obs: ObsT) -> str:
+    def choice_label(self, action: ActionT, obs: ObsT, names: Sequence[str] = ()) -> str:
         """A legal action of ``obs`` in words, for a person choosing it (the human
-        seat's buttons)."""
+        seat's buttons, the replay); ``names`` the seats' names, for a choice that names
+        a seat ("Give War to seat 2 (greedy)")."""
         return str(action)
 
     def template(self) -> str:

@@ -124,76 +124,63 @@ Found = tuple[str, float, int]
 """(id, finished_at, idx) of a match."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Walk:
+    """Which list a page walks (a ladder's matches, of its league), which way, and the
+    span of finish times it covers ([since, until); None: open)."""
+
+    ladder: str
+    league: str
+    newest_first: bool
+    since: float | None
+    until: float | None
+
+
 def _positions(
-    store: Store,
-    ladder: str,
-    league: str,
-    bot: str | None,
-    start: Position | None,
-    limit: int,
-    *,
-    newest_first: bool,
-    since: float | None,
-    until: float | None,
+    store: Store, walk: _Walk, bot: str | None, start: Position | None, limit: int
 ) -> list[Found]:
-    """Up to ``limit`` matches of the ladder (of one bot) after ``start`` in the walk's
-    order, finished in [since, until): from ``matches_by_ladder_finish`` or
-    ``seats_by_bot``."""
+    """Up to ``limit`` matches of the walk (of one bot) after ``start``: from
+    ``matches_by_ladder_finish`` or ``seats_by_bot``."""
     if bot is None:
         sql = "SELECT id, finished_at, idx FROM matches WHERE ladder = ?"
-        params: list[object] = [ladder]
+        params: list[object] = [walk.ladder]
         at, at_idx = "finished_at", "idx"
     else:
         sql = (
             "SELECT s.match_id, s.finished_at, s.idx FROM seats AS s "
             "WHERE s.bot = ? AND s.league_id = ?"
         )
-        params = [bot, league]
+        params = [bot, walk.league]
         at, at_idx = "s.finished_at", "s.idx"
     if start is not None:
         # The plain bound first: it is what lets the index range start at the position.
-        bound, past = ("<=", "<") if newest_first else (">=", ">")
+        bound, past = ("<=", "<") if walk.newest_first else (">=", ">")
         sql += f" AND {at} {bound} ? AND ({at}, {at_idx}) {past} (?, ?)"
         params += [start[0], *start]
-    if since is not None:
+    if walk.since is not None:
         sql += f" AND {at} >= ?"
-        params.append(since)
-    if until is not None:
+        params.append(walk.since)
+    if walk.until is not None:
         sql += f" AND {at} < ?"
-        params.append(until)
-    way = "DESC" if newest_first else "ASC"
+        params.append(walk.until)
+    way = "DESC" if walk.newest_first else "ASC"
     sql += f" ORDER BY {at} {way}, {at_idx} {way} LIMIT ?"
     return [(r[0], r[1], r[2]) for r in store.read(sql, [*params, limit])]
 
 
-def _walk(
-    store: Store,
-    ladder: str,
-    league: str,
-    bots: Sequence[str],
-    start: Position | None,
-    limit: int,
-    *,
-    newest_first: bool,
-    since: float | None,
-    until: float | None,
+def _distinct(
+    store: Store, walk: _Walk, bots: Sequence[str], start: Position | None, limit: int
 ) -> list[Found]:
-    """Up to ``limit`` distinct matches where one of ``bots`` sat (any if empty), in the
-    walk's order. Each bot's own first ``limit`` suffice: a match among the first
-    ``limit`` distinct ones has fewer than ``limit`` before it in any list it is on."""
+    """Up to ``limit`` distinct matches of the walk where one of ``bots`` sat (any if
+    empty). Each bot's own first ``limit`` suffice: a match among the first ``limit``
+    distinct ones has fewer than ``limit`` before it in any list it is on."""
     if not bots:
-        return _positions(
-            store, ladder, league, None, start, limit,
-            newest_first=newest_first, since=since, until=until,
-        )  # fmt: skip
+        return _positions(store, walk, None, start, limit)
     merged: dict[str, Found] = {}
     for bot in bots:
-        for found in _positions(
-            store, ladder, league, bot, start, limit,
-            newest_first=newest_first, since=since, until=until,
-        ):  # fmt: skip
+        for found in _positions(store, walk, bot, start, limit):
             merged[found[0]] = found
-    ordered = sorted(merged.values(), key=lambda f: (f[1], f[2]), reverse=newest_first)
+    ordered = sorted(merged.values(), key=lambda f: (f[1], f[2]), reverse=walk.newest_first)
     return ordered[:limit]
 
 
@@ -215,11 +202,10 @@ def ladder_matches(
     if league is None:
         return MatchPage([], None)
 
+    span = _Walk(ladder, league, newest_first, where.since, where.until)
+
     def walk(position: Position | None, count: int) -> list[Found]:
-        return _walk(
-            store, ladder, league, where.bots, position, count,
-            newest_first=newest_first, since=where.since, until=where.until,
-        )  # fmt: skip
+        return _distinct(store, span, where.bots, position, count)
 
     if not where.rare:
         found = walk(start, limit + 1)

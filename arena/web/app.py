@@ -84,6 +84,7 @@ HEADINGS: Final = {
     403: "Not allowed",
     404: "Not found",
     405: "Not allowed here",
+    409: "Not shown while it is played",
     500: "The arena failed to answer",
     503: "The arena is busy",
 }
@@ -102,7 +103,6 @@ async def _error(request: Request, error: Exception) -> Response:
     named = request.query_params.get("ladder", "")
     context = {
         "title": source.title,
-        "status": status,
         "heading": HEADINGS.get(status) or HTTPStatus(status).phrase,
         "message": detail,
     }
@@ -113,7 +113,9 @@ async def _error(request: Request, error: Exception) -> Response:
 
     try:
         text = await read(request, job)
-    except Refused:  # the read pool is full: the page without the ladder's link, here
+    except Exception:
+        # The pool is full (the very cause of a 503) or the store fails (perhaps the cause
+        # of this error): the page still goes out, rendered here, without the ladder's link.
         text = render("error.html", ladder=None, **context)
     return HTMLResponse(text, status_code=status)
 

@@ -5,6 +5,7 @@ but the entry point that serves it (``embed``, for ``arena serve --web-port``)."
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
@@ -17,9 +18,10 @@ ENTRY_POINTS: Final = {"embed"}
 
 
 def imported(path: Path) -> set[str]:
-    """The ``arena.web`` modules ``path`` imports, at its top or inside a function."""
+    """The ``arena.web`` modules ``path`` imports when it runs, at its top or inside a
+    function (not those under ``if TYPE_CHECKING:``, which only the type checker reads)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in _run_time(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:  # ``from .x import y`` or ``from . import x``
@@ -33,6 +35,17 @@ def imported(path: Path) -> set[str]:
                 if alias.name.startswith(f"{PACKAGE}."):
                     found.add(alias.name.removeprefix(f"{PACKAGE}.").split(".")[0])
     return found
+
+
+def _run_time(node: ast.AST) -> Iterator[ast.AST]:
+    """``node`` and what is under it, but the bodies of ``if TYPE_CHECKING:``."""
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+            for other in child.orelse:
+                yield from _run_time(other)
+        else:
+            yield from _run_time(child)
 
 
 def graph() -> dict[str, set[str]]:
@@ -75,8 +88,9 @@ def test_the_check_sees_a_circle_and_lazy_imports(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text(
         "from . import a, b\nfrom .c import x\ndef f():\n    from arena.web.d import y\n"
+        "if TYPE_CHECKING:\n    from .e import z\nelse:\n    from .f import z\n"
     )
-    assert imported(module) == {"a", "b", "c", "d"}
+    assert imported(module) == {"a", "b", "c", "d", "f"}
     assert cycle({"app": {"pages"}, "pages": {"handling", "app"}, "handling": set()}) == [
         "app",
         "pages",

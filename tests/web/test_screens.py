@@ -23,6 +23,7 @@ from arena.web.export import static_html
 
 from .conftest import READY, ROOT, shot
 from .kit import BOTS, LADDER, history
+from .test_live_browser import Followed, served  # noqa: F401 (the live app, a fixture)
 
 pytestmark = pytest.mark.slow
 
@@ -112,13 +113,13 @@ def pages(base: str, export: Path, browser: Any) -> dict[str, str]:
 
 
 def open_page(tab: Any, base: str, name: str, address: str) -> None:
-    """Load the page, and wait for what it fetches after (the ladder's charts; a table's
-    first decision)."""
+    """Load the page, and wait for what it fetches after (the ladder's charts; the
+    person's first turn at a table, when the page stops reloading)."""
     if name.startswith("play-"):
         tab.goto(f"{base}/play")
         tab.select_option("select[name=game]", address)
         tab.locator("form.start button[type=submit]").click()
-        expect(tab.locator("button.choice").first).to_be_visible(timeout=30_000)
+        expect(tab.locator(".your-turn")).to_be_visible(timeout=30_000)
         return
     tab.goto(address)
     if name == "ladder":
@@ -181,3 +182,25 @@ def test_every_page_fits_a_phone_and_passes_axe(
     finally:
         context.close()
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_live_page_fits_a_phone_and_passes_axe(
+    served: tuple[str, Followed, list[int]],  # noqa: F811 (the fixture imported above)
+    browser: Any,
+    scheme: str,
+    tmp_path: Path,
+) -> None:
+    """A match being played (``test_live_browser``'s app, whose match stands still)."""
+    base = served[0]
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    try:
+        tab = context.new_page()
+        tab.clock.install()  # the page's refresh never fires: axe reads a still page
+        tab.goto(f"{base}/live/live/1")
+        expect(tab.locator(".live-holder")).to_contain_text("10 decisions in")
+        shot(tab, tmp_path, f"live-{scheme}")
+        assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert violations(tab) == []
+    finally:
+        context.close()

@@ -96,8 +96,8 @@ class OpenSpielBoard(Board[MatchState, Observation, int]):
             "returns": [f"{r:g}" for r in inner.returns()] if inner.is_terminal() else None,
         }
 
-    def choice_label(self, action: int, obs: Observation) -> str:
-        """OpenSpiel's name of the action."""
+    def choice_label(self, action: int, obs: Observation, names: Sequence[str] = ()) -> str:
+        """OpenSpiel's name of the action (it names seats as OpenSpiel does)."""
         return obs.legal_names[obs.legal.index(action)]
 
 
