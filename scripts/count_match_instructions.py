@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Play N matches of a game through the referee against instant in-process-free seats
+"""Play N matches of a game through the referee against instant seats
 (``bench_referee._InstantSeat``, or with ``--at-once`` seats that say their open and
 close never wait), for counting the referee's instructions under valgrind: the
 difference between two N, divided by the difference of N, is the instructions per match,
