@@ -31,6 +31,7 @@ from .play_access import (
     seat_key,
     table_options,
 )
+from .play_openspiel import openspiel_offered
 from .play_room import PlayRoom, TablesFullError
 from .render import render
 
@@ -45,6 +46,7 @@ async def lobby_page(request: Request) -> Response:
         title="Lobby",
         openings=room.lobby.listed()[:MAX_OPEN],
         games=offered_games(room),
+        openspiel=openspiel_offered(room.settings.games),
         settings=room.settings,
         open_minutes=round(OPEN_FOR_S / 60),
         submitted=_submitted(room),

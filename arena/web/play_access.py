@@ -18,6 +18,7 @@ from starlette.responses import Response
 from arena.games import AnyGame, InvalidOptionsError, all_games, get
 
 from .handling import Refused, whole_number
+from .play_openspiel import CHOICE, named_game, openspiel_offered, players_field
 from .play_room import PlayRoom
 
 COOKIE: Final = "arena_play"
@@ -131,13 +132,19 @@ def table_options(
     names (Refused in words). Each game's fields are its own (the form offers every
     game at once)."""
     try:
-        game = get(form.get("game", ""))
-        if game not in offered_games(room):
-            raise InvalidOptionsError(f"{game.title} is not played here")
+        chosen = form.get("game", "")
+        if chosen == CHOICE and openspiel_offered(room.settings.games):
+            game = named_game(form)  # a game the person names: its fields end in CHOICE
+            form[f"players-{CHOICE}"] = players_field(form, game)
+        else:
+            game = get(chosen)
+            chosen = game.name
+            if game not in offered_games(room):
+                raise InvalidOptionsError(f"{game.title} is not played here")
         config = game.make_config(
-            form_int(form, f"players-{game.name}"), form.get(f"preset-{game.name}") or None
+            form_int(form, f"players-{chosen}"), form.get(f"preset-{chosen}") or None
         )
-        policy = form.get(f"bots-{game.name}", "random")
+        policy = form.get(f"bots-{chosen}", "random")
         if policy not in game.policies and policy not in also:
             known = ", ".join(sorted(game.policies))
             raise InvalidOptionsError(f"no built-in bot {policy!r}; choose one of {known}")

@@ -38,6 +38,7 @@ from .play_access import (
     seat_key,
     table_options,
 )
+from .play_openspiel import openspiel_offered
 from .play_picks import checkboxes, picked
 from .play_room import PlayRoom, PlayTable, TablesFullError
 from .render import board_template, render
@@ -209,7 +210,12 @@ async def start_page(request: Request) -> Response:
     if not room.settings.offer_builtin:
         raise Refused(404, "this arena starts no tables from the page; see arena play")
     text = await asyncio.to_thread(
-        render, "play_start.html", title="Play", games=offered_games(room), settings=room.settings
+        render,
+        "play_start.html",
+        title="Play",
+        games=offered_games(room),
+        openspiel=openspiel_offered(room.settings.games),
+        settings=room.settings,
     )
     return keep_token(request, HTMLResponse(text), room, by_query)
 
