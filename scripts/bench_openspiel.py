@@ -7,9 +7,12 @@ in-process seats that answer legal_index 0 at once (``bench_referee._InstantSeat
 gRPC), microseconds per decision; (b) ``game``: the same matches played through the Game
 interface alone (observe, encode the request, apply), the game's own work; the
 referee's own work is ``total - game``, and ``ratio`` is that figure over Abluxxen's.
-Games alternate in rounds (--rounds), medians reported. Last line JSON.
+Games alternate in rounds (--rounds), medians reported. Last line JSON. ``--seats
+in-process``: the seats say their open and close never wait (``at_once``, as the
+in-process seats of built-in bots do), so the referee calls them inline, not as tasks.
 
 Run: .venv/bin/python scripts/bench_openspiel.py [--matches N] [--rounds R]
+     [--seats remote|in-process]
 """
 
 from __future__ import annotations
@@ -39,16 +42,24 @@ TABLES: tuple[tuple[str, int, str | None], ...] = (
 )
 
 
+class _AtOnceSeat(_InstantSeat):
+    """An instant seat that says its open and close never wait (as LocalSeat does)."""
+
+    at_once = True
+
+
 def _config(name: str, players: int, preset: str | None) -> Any:
     return get(name).make_config(players, preset)
 
 
-async def _referee(name: str, players: int, preset: str | None, matches: int) -> float:
+async def _referee(
+    name: str, players: int, preset: str | None, matches: int, seat: type[_InstantSeat]
+) -> float:
     game, config = get(name), _config(name, players, preset)
     decisions, started = 0, time.process_time()
     for index in range(matches):
         spec = MatchSpec(match_id=f"b{index}", config=config, seed=index, game=game)
-        seats: list[Seat] = [_InstantSeat(f"s{s}") for s in range(players)]
+        seats: list[Seat] = [seat(f"s{s}") for s in range(players)]
         decisions += (await run_match(spec, seats)).decisions
     return (time.process_time() - started) / decisions * 1e6
 
@@ -71,12 +82,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=40, help="matches per game and round")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds")
+    parser.add_argument("--seats", choices=("remote", "in-process"), default="remote")
     args = parser.parse_args()
     tune_for_latency()
     samples: dict[str, list[tuple[float, float, float]]] = {t[0]: [] for t in TABLES}
     for _ in range(args.rounds):
         for name, players, preset in TABLES:
-            total = asyncio.run(_referee(name, players, preset, args.matches))
+            seat = _AtOnceSeat if args.seats == "in-process" else _InstantSeat
+            total = asyncio.run(_referee(name, players, preset, args.matches, seat))
             alone, size = _game_alone(name, players, preset, args.matches)
             samples[name].append((total, alone, size))
     out: dict[str, dict[str, float]] = {}

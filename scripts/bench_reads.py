@@ -7,7 +7,9 @@
 2. Serves it with ``arena serve`` (a subprocess, as in production), starts ``--bots``
    sample random bots (sample_bots/random_bot.py processes), and submits each under its
    own owner's token, as authors do; waits until they are active and have played.
-3. Counts the ladder's matches while ``--clients`` anonymous clients (threads of one
+3. After ``--warmup-reads-s`` of reads that are not counted (the arena starts its read
+   processes on the first reads, and fits the joint model for the first leaderboard),
+   counts the ladder's matches while ``--clients`` anonymous clients (threads of one
    process, each on its own connection) poll GetLeaderboard, ListMatches and ListBots in
    turn as fast as they can, following next_page_token deeper into the lists, for
    ``--seconds`` in all, in ``--rounds`` windows; and without any reader in as many
@@ -385,6 +387,12 @@ def main() -> int:
         help="polled windows, alternating with as long quiet ones (default 3)",
     )
     parser.add_argument("--warmup-s", type=float, default=10.0, help="ladder warm-up")
+    parser.add_argument(
+        "--warmup-reads-s",
+        type=float,
+        default=5.0,
+        help="reads before the count, not counted (default 5: the read processes start)",
+    )
     parser.add_argument("--table-size", type=int, default=4)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--deadline-ms", type=int, default=1000)
@@ -473,6 +481,13 @@ def main() -> int:
         quiet_n = quiet_d = quiet_s = busy_n = busy_d = busy_s = 0.0
         faults: dict[str, int] = {}
         failures: list[str] = []
+        # Reads before the count: the arena starts its read processes on the first reads
+        # (and fits the ladder's joint model for the first leaderboard), once.
+        subprocess.run(
+            [PY, __file__, "--poll", address, "--clients", str(args.clients), "--seconds",
+             str(args.warmup_reads_s)],
+            check=True, capture_output=True, text=True, cwd=ROOT,
+        )  # fmt: skip
         steal_from = cpu_times()
         played, seconds = quiet_window(ladder, window / 2)
         quiet_n, quiet_d, quiet_s = quiet_n + played[0], quiet_d + played[1], quiet_s + seconds

@@ -9,6 +9,7 @@ from typing import Any
 from .base import (
     Board,
     CapabilityMissingError,
+    CardPicks,
     Deal,
     Game,
     GameResult,
@@ -20,6 +21,7 @@ from .base import (
     RatingDefaults,
 )
 from .boards import board_of, revealed_moment, seat_moment
+from .decision_words import fault_words, took
 from .registry import (
     DEFAULT_GAME,
     AnyGame,
@@ -49,6 +51,7 @@ __all__ = [
     "AnyGame",
     "Board",
     "CapabilityMissingError",
+    "CardPicks",
     "Deal",
     "Game",
     "GameResult",
@@ -64,6 +67,7 @@ __all__ = [
     "by_oneof",
     "families",
     "family_wildcards",
+    "fault_words",
     "get",
     "names",
     "pettingzoo_env",
@@ -72,4 +76,5 @@ __all__ = [
     "register",
     "revealed_moment",
     "seat_moment",
+    "took",
 ]

@@ -165,6 +165,20 @@ class GameWire(ABC, Generic[ConfigT, ObsT, ActionT]):
         """The game's result in a MatchOver (raise ValueError if it has none)."""
 
 
+@dataclass(frozen=True, slots=True)
+class CardPicks:
+    """A decision whose choice is a set of cards from the seat's own cards, for a page
+    that lets a person tick them and choose once (``Board.card_picks``)."""
+
+    cards: tuple[tuple[str, ...], ...]
+    """Per legal action (in the canonical order): the cards it takes, by name, a name
+    once per card; ``()`` for an action that is no set of cards (offered as a button)."""
+    repeats: int = 1
+    """1: one action names all the ticked cards (the ticked names are exactly one
+    action's). More: the game asks this decision that many times in a row, one card a
+    decision (discarding down to a limit): the person ticks that many at once."""
+
+
 class Board(ABC, Generic[StateT, ObsT, ActionT]):
     """A game's board for the web (``arena/web``): plain JSON view models of one moment
     of a match, and the Jinja template fragment and stylesheet that draw them, shipped
@@ -205,10 +219,16 @@ class Board(ABC, Generic[StateT, ObsT, ActionT]):
         all public says so."""
         return seat is None or seat == actor
 
-    def choice_label(self, action: ActionT, obs: ObsT) -> str:
+    def choice_label(self, action: ActionT, obs: ObsT, names: Sequence[str] = ()) -> str:
         """A legal action of ``obs`` in words, for a person choosing it (the human
-        seat's buttons)."""
+        seat's buttons, the replay); ``names`` the seats' names, for a choice that names
+        a seat ("Give War to seat 2 (greedy)")."""
         return str(action)
+
+    def card_picks(self, obs: ObsT) -> CardPicks | None:
+        """How a person picks several cards at once for ``obs``'s decision; None: each
+        legal action is a button of its own."""
+        return None
 
     def template(self) -> str:
         """The Jinja source of the board fragment: ``web/board.html`` in the board's

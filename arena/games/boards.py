@@ -31,7 +31,7 @@ def seat_moment(
     board = board_of(game)
     return {
         "board": board.seat_view(obs, events, names),
-        "choices": [board.choice_label(action, obs) for action in obs.legal],
+        "choices": [board.choice_label(action, obs, names) for action in obs.legal],
     }
 
 
@@ -45,5 +45,5 @@ def revealed_moment(
     obs = game.observe(state, seat) if seat is not None else None
     return {
         "board": board.full_view(state, events, names),
-        "choices": [] if obs is None else [board.choice_label(a, obs) for a in obs.legal],
+        "choices": [] if obs is None else [board.choice_label(a, obs, names) for a in obs.legal],
     }

@@ -10,7 +10,6 @@ asked and ranks last. The referee knows the game only through the Game interface
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import time
@@ -22,6 +21,7 @@ from arena.games import DEFAULT_GAME, AnyGame, Deal, GameResult
 from arena.games import get as get_game
 from arena.v1 import bot_pb2
 
+from .each_seat import each_seat
 from .faults import Fault
 from .live import LiveLog
 from .seats import Decision, Reply, Seat
@@ -153,11 +153,8 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
     names = [seat.name for seat in seats]
     wire = game.wire
     template = _start_template(spec, names)
-    opened = await asyncio.gather(
-        *(
-            seat.open(_seat_start(template, index), spec.connect_timeout_s)
-            for index, seat in enumerate(seats)
-        )
+    opened = await each_seat(
+        seats, lambda index, seat: seat.open(_seat_start(template, index), spec.connect_timeout_s)
     )
     record: list[dict[str, Any]] = [
         {
@@ -356,9 +353,6 @@ async def _close_all(
             for f in outcome.faults
         )
         overs.append(over)
-    await asyncio.gather(
-        *(
-            seat.close(over, timeout_s=spec.close_timeout_s)
-            for seat, over in zip(seats, overs, strict=True)
-        )
+    await each_seat(
+        seats, lambda index, seat: seat.close(overs[index], timeout_s=spec.close_timeout_s)
     )

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from arena.text import shown
+from arena.words import ordinal
 
 from .record import RecordError, record_game
 
@@ -34,6 +35,9 @@ def _replay_lines(lines: list[dict[str, Any]], seat: int | None) -> Iterator[str
     except ValueError as error:  # the game's record does not replay
         raise RecordError(f"the record is damaged: {error}") from None
     result = lines[-1]
-    yield f"final ranks {result['ranks']} scores {result['scores']}" + (
-        f" forfeited {result['forfeited']}" if any(result["forfeited"]) else ""
+    ranks = ", ".join(f"{n} {ordinal(r)}" for n, r in zip(names, result["ranks"], strict=False))
+    scores = ", ".join(f"{n} {s}" for n, s in zip(names, result["scores"], strict=False))
+    gone = [n for n, f in zip(names, result["forfeited"], strict=False) if f]
+    yield f"final ranks: {ranks}; scores: {scores}" + (
+        f"; forfeited: {', '.join(gone)}" if gone else ""
     )

@@ -15,7 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games import CapabilityMissingError, board_of, revealed_moment, seat_moment
+from arena.games import (
+    CapabilityMissingError,
+    board_of,
+    fault_words,
+    revealed_moment,
+    seat_moment,
+    took,
+)
 
 from .record import RecordError, game_record, record_game
 
@@ -48,7 +55,7 @@ def replay_step(lines: list[dict[str, Any]], step: int, seat: int | None) -> dic
             actor = game.deciding(state)
             taken = None
             if action is not None and actor is not None and board.action_seen(action, actor, seat):
-                taken = board.choice_label(action, game.observe(state, actor))
+                taken = board.choice_label(action, game.observe(state, actor), names)
             line = decisions[index] if action is not None and index < last else None
             return {
                 "step": index,
@@ -80,6 +87,8 @@ def _decision(
         "name": names[seat] if 0 <= seat < len(names) else str(seat),
         "kind": str(line.get("kind", "")),
         "ms": line.get("ms"),
+        "took": took(line),
+        "problem": fault_words(line),
         "fault": fault,
         "fallback": line.get("fallback"),
         "forfeited": bool(line.get("forfeited")),

@@ -100,7 +100,9 @@ class Reply:
 
 
 class Seat(Protocol):
-    """One seat of one match."""
+    """One seat of one match. A seat class whose ``open`` and ``close`` never wait (no
+    I/O: they return without awaiting) may say so with a class attribute ``at_once =
+    True``: the referee then calls them inline, not concurrently (``each_seat.py``)."""
 
     name: str
     """The entrant's name."""
@@ -131,6 +133,9 @@ class LocalSeat:
     (``turns.py``). Either way the seat is charged the time ``choose`` took and never cut
     for time (an in-process policy is the arena's own: its time is reported, and drawn
     from the time bank, but it gets no TIMEOUT)."""
+
+    at_once: Final = True
+    """``open`` and ``close`` never wait."""
 
     def __init__(self, name: str, policy: Policy, *, off_loop: bool = False) -> None:
         self.name = name
@@ -175,6 +180,9 @@ class ProcessSeat:
     this seat (DISCONNECTED, with its pid and exit): that decision and every later one,
     at once, so the match ends by the usual strikes; a policy that raises faults that
     decision (ERROR, with its traceback)."""
+
+    at_once: Final = True
+    """``open`` and ``close`` never wait."""
 
     def __init__(
         self,
@@ -250,6 +258,9 @@ def builtin_seat(
 class DownSeat:
     """A bot known to be unreachable: every decision is an immediate DISCONNECTED fault,
     so a dead bot costs its matches no waiting (it is forfeited after max_strikes)."""
+
+    at_once: Final = True
+    """``open`` and ``close`` never wait."""
 
     def __init__(self, name: str, reason: str) -> None:
         self.name = name

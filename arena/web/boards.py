@@ -36,6 +36,28 @@ def board_step(
     store: Store, source: Any, match_id: str, seat: int | None, step: int
 ) -> dict[str, Any]:
     """What the step fragment renders, or Refused in words."""
+    try:
+        return _board_step(store, source, match_id, seat, step)
+    except CapabilityMissingError:
+        raise Refused(
+            404, f"this game has no board; its replay is text: /match/{match_id}"
+        ) from None
+
+
+def match_viewer(
+    store: Store, source: Any, match_id: str, seat: int | None, step: int
+) -> dict[str, Any] | None:
+    """The viewer the match page leads with (None: the game has no board, and the
+    page shows its text replay alone); Refused as ``board_step``."""
+    try:
+        return _board_step(store, source, match_id, seat, step)
+    except CapabilityMissingError:
+        return None
+
+
+def _board_step(
+    store: Store, source: Any, match_id: str, seat: int | None, step: int
+) -> dict[str, Any]:
     match = replays.shown_match(store, source, match_id)
     if seat is not None and not 0 <= seat < len(match.seats):
         raise Refused(400, f"seat must be 0..{len(match.seats) - 1}")
@@ -43,10 +65,6 @@ def board_step(
         lines = decode_record(store.record(match_id) or b"")
         game = record_game(lines)
         moment = replay_step(lines, step, seat)
-    except CapabilityMissingError:
-        raise Refused(
-            404, f"this game has no board; its replay is text: /match/{match_id}"
-        ) from None
     except RecordError as error:
         raise Refused(500, f"the record of {match_id!r} is unreadable: {error}") from None
     return {

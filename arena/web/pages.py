@@ -29,7 +29,7 @@ from arena.store.web_reads import (
     ladder_matches,
 )
 
-from . import data, replays
+from . import boards, data, replays
 from .handling import Refused, read, source_of
 from .ladders import by_game, label
 from .live import event
@@ -421,9 +421,12 @@ async def match_page(request: Request) -> Response:
     view = replays.view_param(request.query_params.get("seat"))
     source = source_of(request)
 
+    step = boards.step_param(request.query_params.get("step"))
+
     def job(store: Store) -> str:
         shown = replays.replay(store, source, match_id, view)
-        return render("match.html", title=source.title, shown=shown, view=view)
+        viewer = boards.match_viewer(store, source, match_id, view, step)
+        return render("match.html", title=source.title, shown=shown, seat=view, viewer=viewer)
 
     return HTMLResponse(await read(request, job))
 
@@ -437,7 +440,10 @@ async def replay_json(request: Request) -> Response:
     def job(store: Store) -> dict[str, Any]:
         return replays.replay(store, source, match_id, view).as_json()
 
-    return JSONResponse(await read(request, job))
+    headers = None
+    if request.query_params.get("download") == "1":  # the viewer's download link
+        headers = {"Content-Disposition": replays.attachment(match_id, view)}
+    return JSONResponse(await read(request, job), headers=headers)
 
 
 ROUTES: Final = [

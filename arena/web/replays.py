@@ -6,6 +6,7 @@ everything revealed."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +70,14 @@ class Replay:
             "lines": self.lines,
             "record": self.record,
         }
+
+
+def attachment(match_id: str, seat: int | None) -> str:
+    """The ``Content-Disposition`` of a replay downloaded as a file: a file name made of
+    the match id's safe characters and the view ("...-seat-1.json", "...-all.json")."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", match_id)[:120].strip("._") or "match"
+    view = "all" if seat is None else f"seat-{seat}"
+    return f'attachment; filename="{safe}-{view}.json"'
 
 
 def shown_match(store: Store, source: WebSource, match_id: str) -> MatchRow:

@@ -73,8 +73,8 @@ def test_match_record_and_replay(tmp_path: Path) -> None:
     mine = arena("replay", str(record), "--seat", "0")
     everything = arena("replay", str(record), "--all")
     assert mine.returncode == everything.returncode == 0, mine.stderr + everything.stderr
-    assert "g is dealt 3 hidden" in mine.stdout  # another seat's deal stays hidden
-    assert "g is dealt 3 hidden" not in everything.stdout
+    assert "g is dealt three hidden" in mine.stdout  # another seat's deal stays hidden
+    assert "g is dealt three hidden" not in everything.stdout
     assert " wins" in everything.stdout
 
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import os
+import signal
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from arena.league.config import LeagueConfig
@@ -55,3 +59,28 @@ def run_league_in_process(config: LeagueConfig, stop_after: int | None = None) -
             store.close()
 
     asyncio.run(main())
+
+
+def kill_league_mid_run(args: list[str], db: Path, committed: int) -> int:
+    """Start ``arena ARGS`` (a league on the SQLite file ``db``), SIGKILL it once at
+    least ``committed`` matches are committed (no cleanup, as a crash or the OOM killer
+    would), and return how many were committed by then."""
+    process = subprocess.Popen(
+        [*ARENA, *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    seen = 0
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and seen < committed:
+            time.sleep(0.05)
+            if db.exists():  # else connect() would create it
+                try:
+                    with sqlite3.connect(db, timeout=1) as conn:
+                        seen = conn.execute("SELECT count(*) FROM matches").fetchone()[0]
+                except sqlite3.OperationalError:
+                    continue
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+    return seen

@@ -5,16 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import signal
 import sqlite3
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import ARENA, GREEDY_BOT, RANDOM_BOT, ROOT, arena, digest
+from .conftest import GREEDY_BOT, RANDOM_BOT, ROOT, arena, digest, kill_league_mid_run
 
 
 def league_args(db: Path, matches: int = 12, *extra: str) -> list[str]:
@@ -97,27 +93,7 @@ def test_a_league_killed_with_sigkill_resumes_to_the_uninterrupted_result(
     assert arena(*league_args(straight, matches)).returncode == 0
 
     killed = tmp_path / "killed.db"
-    process = subprocess.Popen(
-        [*ARENA, *league_args(killed, matches)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        committed = 0
-        while time.monotonic() < deadline and committed < 8:
-            time.sleep(0.05)
-            if killed.exists():
-                try:
-                    with sqlite3.connect(killed, timeout=1) as conn:
-                        committed = conn.execute("SELECT count(*) FROM matches").fetchone()[0]
-                except sqlite3.OperationalError:
-                    continue
-        os.kill(process.pid, signal.SIGKILL)
-    finally:
-        process.kill()
-        process.wait(timeout=10)
+    committed = kill_league_mid_run(league_args(killed, matches), killed, 8)
     assert 8 <= committed < matches, "the league should be killed mid-run"
     partial, _ = _results(killed)
     assert partial, "committed matches survive SIGKILL"

@@ -1,7 +1,8 @@
 """A league of an OpenSpiel game (``openspiel:leduc_poker``) interrupted after a few
-committed matches resumes to exactly the result of the same league run straight through:
-the same seats, ranks and ratings (the referee's chance draws come from each match's
-seed, so a replayed match is the same match)."""
+committed matches (its task cancelled in process, or the ``arena league`` process killed
+with SIGKILL) resumes to exactly the result of the same league run straight through: the
+same seats, ranks and ratings, nothing lost, nothing doubled (the referee's chance draws
+come from each match's seed, so a replayed match is the same match)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from arena.league.config import Entrant, LeagueConfig
 from arena.store import open_store
 
-from .conftest import run_league_in_process
+from .conftest import RANDOM_BOT, arena, kill_league_mid_run, run_league_in_process
 
 GAME = "openspiel:leduc_poker"
 
@@ -66,3 +67,35 @@ def test_an_interrupted_openspiel_league_resumes_to_the_same_ratings(tmp_path: P
     assert len({row[0] for row in _dump(interrupted)[0]}) < played
     _run(interrupted)  # the same league again: resumes
     assert _dump(interrupted) == (seats, ratings)
+
+
+def _league_args(db: Path, matches: int) -> list[str]:
+    """The league as a command: real bot processes (the sample random bot)."""
+    bots = [arg for i in range(4) for arg in ("--bot", f"r{i}=cmd:{RANDOM_BOT}")]
+    return [
+        "league", *bots, "--game", GAME, "--table-size", "2", "--matches", str(matches),
+        "--concurrency", "2", "--seed", "5", "--db", str(db), "--quiet",
+    ]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_an_openspiel_league_killed_with_sigkill_resumes_to_the_same_ratings(
+    tmp_path: Path,
+) -> None:
+    matches = 60
+    straight = tmp_path / "straight.db"
+    run = arena(*_league_args(straight, matches))
+    assert run.returncode == 0, run.stderr
+    expected = _dump(str(straight))
+    assert len({row[0] for row in expected[0]}) == matches
+    assert sum(row[3] for row in expected[1]) == matches * 2
+
+    killed = tmp_path / "killed.db"
+    committed = kill_league_mid_run(_league_args(killed, matches), killed, 6)
+    assert 6 <= committed < matches, "the league should be killed mid-run"
+    assert _dump(str(killed))[0], "committed matches survive SIGKILL"
+
+    resumed = arena(*_league_args(killed, matches))  # the same command
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resumed after" in resumed.stdout
+    assert _dump(str(killed)) == expected

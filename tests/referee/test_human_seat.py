@@ -6,6 +6,7 @@ nothing sleeps)."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 
@@ -14,6 +15,7 @@ from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchSpec, Seat, run_match
 from arena.referee.faults import FaultKind
 from arena.referee.human import HumanSeat, Moment
+from arena.referee.seats import Decision
 from referee.scripted import run_virtual
 
 GAME = get("abluxxen")
@@ -117,3 +119,63 @@ def test_a_person_who_does_not_choose_times_out_and_is_forfeited() -> None:
 def test_a_persons_time_must_be_positive() -> None:
     with pytest.raises(ValueError, match="more than 0 seconds"):
         HumanSeat("me", think_s=0)
+
+
+def _asked(request_id: int, kind: str, legal: list[str]) -> Decision:
+    """A decision of kind ``kind`` offering ``legal`` (an observation's two fields)."""
+    obs = SimpleNamespace(seat=0, decision=kind, legal=legal)
+    return Decision(request_id, obs, (), GAME.wire, 1000, 1.0, 0.0)
+
+
+def test_a_person_past_their_time_draws_on_the_bank_then_times_out() -> None:
+    async def main() -> None:
+        human = HumanSeat("me", think_s=10, bank_s=30)
+        loop = asyncio.get_running_loop()
+        deciding = asyncio.create_task(human.decide(_asked(1, "PLAY", ["a", "b"])))
+        await asyncio.sleep(0)  # virtual: the seat shows the decision
+        asked_at = loop.time()
+        moment = human.moment()
+        assert moment.clock(asked_at) == (10, 30)
+        assert moment.clock(asked_at + 4) == (6, 30)
+        await asyncio.sleep(25)  # past its own 10 s: 15 s of the bank spent
+        assert human.moment().clock(loop.time()) == (0, 15)
+        assert human.choose(1, 1) is None
+        assert (await deciding).action == "b"
+        assert human.bank_s == 15
+        started = loop.time()
+        reply = await human.decide(_asked(2, "PLAY", ["a"]))  # nobody chooses
+        assert reply.fault is not None
+        assert reply.fault.kind is FaultKind.TIMEOUT
+        assert loop.time() - started == 25  # its 10 s and the 15 s left in the bank
+        assert human.bank_s == 0
+
+    run_virtual(main())
+
+
+def test_several_cards_chosen_at_once_answer_the_decisions_that_follow() -> None:
+    async def main() -> None:
+        human = HumanSeat("me")
+        first = asyncio.create_task(human.decide(_asked(1, "DISCARD", ["x", "y", "z", "w"])))
+        await asyncio.sleep(0)
+        assert human.choose(1, 2, 2) == "the same choice was given twice"
+        assert human.choose(1, 4, 0) == "there is no choice 5; choose one of the 4 offered"
+        assert human.choose(1, 2, 0, 3) is None  # z now, then x, then w
+        assert (await first).action == "z"
+        version = human.moment().version
+        second = await human.decide(_asked(2, "DISCARD", ["w", "x", "y"]))
+        assert second.action == "x"  # chosen ahead: the person is not asked again
+        assert human.moment().version == version
+        # Another kind of decision drops the plan: the person is asked.
+        third = asyncio.create_task(human.decide(_asked(3, "PLAY", ["w", "y"])))
+        await asyncio.sleep(0)
+        assert human.moment().decision is not None
+        assert human.choose(3, 1) is None
+        assert (await third).action == "y"
+        fourth = asyncio.create_task(human.decide(_asked(4, "DISCARD", ["w", "y"])))
+        await asyncio.sleep(0)
+        assert human.moment().decision is not None  # w was not kept past the PLAY
+        assert human.choose(4, 0) is None
+        await fourth
+        assert [d.request_id for d in human.asked] == [1, 2, 3, 4]
+
+    run_virtual(main())

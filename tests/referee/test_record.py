@@ -53,7 +53,7 @@ def test_replay_for_one_seat_hides_the_others(tmp_path: Path) -> None:
     lines = json.loads(json.dumps(outcome.record))
     seat0 = list(replay_lines(lines, 0))
     everything = list(replay_lines(lines, None))
-    assert any("my hand" in line for line in seat0)
+    assert any("(hand: " in line for line in seat0)
     assert any("13 hidden" in line for line in seat0)  # the others' deals
     assert not any("hidden" in line for line in everything)
     assert seat0[-1].startswith("final ranks")

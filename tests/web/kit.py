@@ -31,14 +31,19 @@ HOSTILE = (
 """Bot names as a hostile author might choose them (the store keeps them as given)."""
 
 
+def real_record(game: str = "abluxxen") -> bytes:
+    """The compressed record of one real 3-player match of ``game`` among built-in
+    random bots (one per game and test process)."""
+    return _real_record(game)
+
+
 @cache
-def real_record() -> bytes:
-    """The compressed record of one real 3-player match among built-in random bots."""
+def _real_record(game: str) -> bytes:
     directory = Path(subprocess.check_output(["mktemp", "-d"], text=True).strip())
     path = directory / "one.jsonl.gz"
     subprocess.run(
-        [sys.executable, "-m", "arena.cli", "match", "--bot", "a=random", "--bot", "b=random",
-         "--bot", "c=random", "--seed", "1", "--record", str(path)],
+        [sys.executable, "-m", "arena.cli", "match", "--game", game, "--bot", "a=random",
+         "--bot", "b=random", "--bot", "c=random", "--seed", "1", "--record", str(path)],
         check=True, capture_output=True, cwd=ROOT,
     )  # fmt: skip
     data = path.read_bytes()
@@ -55,9 +60,10 @@ def history(
     ladder: str = LADDER,
     league: str = LEAGUE,
     league_config: dict[str, object] | None = None,
+    game: str = "abluxxen",
 ) -> None:
     """``matches`` finished 3-player matches of ``league`` on ``ladder`` among ``bots``,
-    each with a real match's record."""
+    each with a real match's record (of ``game``)."""
     store = open_store(db)
     try:
         add_matches(
@@ -67,7 +73,7 @@ def history(
             bots=bots,
             count=matches,
             table_size=3,
-            record=real_record(),
+            record=real_record(game),
             league_config=league_config,
         )
     finally:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from arena.store import open_store
 
 from .conftest import ROOT, shot
 from .kit import history
+from .play_kit import choose
 
 pytestmark = pytest.mark.slow
 
@@ -153,17 +155,15 @@ def test_a_person_plays_a_whole_match_by_clicking_and_it_is_recorded(
     offered: list[list[str]] = []
     taken: list[int] = []
     for _ in range(500):
-        buttons = page.locator("button.choice")
-        expect(buttons.first.or_(page.locator("h2", has_text="The match is over"))).to_be_visible()
+        choices = page.locator("form#choices")
+        expect(choices.or_(page.locator("h2", has_text="The match is over"))).to_be_visible()
         if page.locator("h2", has_text="The match is over").count():
             break
-        labels = [t.strip() for t in buttons.all_inner_texts()]
         if len(offered) == 3:
             shot(page, tmp_path, "play-turn")
+        labels, index = choose(page, chooser)
         offered.append(labels)
-        taken.append(chooser.randrange(len(labels)))
-        with page.expect_navigation():
-            buttons.nth(taken[-1]).click()
+        taken.append(index)
     else:
         raise AssertionError("the match did not end within 500 clicks")
     shot(page, tmp_path, "play-over")
@@ -202,3 +202,30 @@ def test_a_person_plays_a_whole_match_by_clicking_and_it_is_recorded(
     expect(page.locator(".step-number")).to_have_text("0")
     assert page.locator("[data-hand]").count() == 1
     assert page.locator('[data-hand="1"]').count() == 1
+
+
+def test_the_human_seat_is_spoken_to_as_you(
+    tmp_path: Path, play_server: Callable[..., str], page: Any
+) -> None:
+    """The person's seat is "you" (its default name): "you are dealt", "you play", "g
+    abluxxes your 12s"; never "you plays" or "you's"."""
+    url = play_server("--bot", "g=greedy", "--bot", "r=random", "--seat", "0", "--seed", "2")
+    page.goto(url)
+    wrong = re.compile(r"\byou (plays|is|has|draws|takes|passes|abluxxes|leaves)\b|\byou's\b")
+    said = []
+    rng = random.Random(2)
+    for _ in range(12):
+        turn = page.locator("form#choices")
+        over = page.locator("h2", has_text="The match is over")
+        expect(turn.or_(over)).to_be_visible()
+        text = page.locator("main").inner_text()
+        assert not wrong.search(text), text
+        said.append(text)
+        if over.count():
+            break
+        choose(page, rng)  # as a person does: a set's cards ticked, sent once
+    everything = "\n".join(said)
+    assert "you are dealt" in everything
+    assert re.search(r"Your turn: you (play|draw|take|may)", everything), everything
+    assert re.search(r"^you (play|draw|take back|discard) ", everything, re.MULTILINE), everything
+    shot(page, tmp_path, "play-you")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -50,6 +51,7 @@ def test_a_replay_step_shows_hostile_names_as_text(game: AnyGame) -> None:
         moment = replay_step(lines, step, None)
         html = render(
             "_step.html",
+            match=SimpleNamespace(id="league/<b>x</b>"),
             s=moment,
             board=moment["board"],
             board_template=board_template(game.name),

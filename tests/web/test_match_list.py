@@ -17,7 +17,7 @@ from arena.store.synthetic import add_matches
 from arena.store.web_reads import bots_like
 from arena.web.ladders import by_game, label
 
-from .kit import BOTS, LADDER, LEAGUE, history, real_record
+from .kit import BOTS, LADDER, LEAGUE, history, real_record, record_one
 from .test_app import client
 
 Q = quote(LADDER, safe="")
@@ -120,20 +120,26 @@ def test_an_opponent_filter_keeps_the_matches_two_bots_met_in(
     assert found == expected
 
 
-def test_end_reason_faults_and_dates_filter_together(
-    web: TestClient, every: list[MatchRow], db: Path
-) -> None:
+def test_end_reason_and_faults_filter_together(web: TestClient, db: Path) -> None:
+    # The history's timeouts are drawn at random: this one is sure to be found.
+    sure = record_one(db, ["ada", "bea", "cyd"], fault_detail="an answer of no legal action")
     store = open_store(db, read_only=True)
     try:
+        every = list(store.match_page(LEAGUE, before=None, limit=10_000))
         faulted = {
             r[0]
             for r in store.read("SELECT match_id FROM seats WHERE timeouts + errors + invalid > 0")
         }
     finally:
         store.close()
-    expected = [m.id for m in every if m.end_reason == "deck_exhausted" and m.id in faulted]
-    assert expected
-    assert _walk(web, f"/matches?ladder={Q}&end=deck_exhausted&faults=1")[0] == expected
+    expected = [m.id for m in every if m.end_reason == "score_limit" and m.id in faulted]
+    assert sure in expected
+    assert _walk(web, f"/matches?ladder={Q}&end=score_limit&faults=1")[0] == expected
+    ended = [m.id for m in every if m.end_reason == "deck_exhausted"]
+    assert _walk(web, f"/matches?ladder={Q}&end=deck_exhausted")[0] == ended
+
+
+def test_dates_bound_the_list(web: TestClient, every: list[MatchRow]) -> None:
     later = [m.id for m in every if m.finished_at >= LATER]
     assert len(later) == 40
     day = "2023-11-17"  # the day LATER falls on (UTC)
@@ -145,9 +151,13 @@ def test_end_reason_faults_and_dates_filter_together(
 
 
 def test_times_read_as_dates_and_faults_are_red_only_when_there_are_some(
-    web: TestClient, every: list[MatchRow]
+    db: Path, every: list[MatchRow]
 ) -> None:
-    text = web.get(f"/matches?ladder={Q}").text
+    # The history's timeouts are drawn at random: one match on the first page surely has
+    # a fault, and the clean ones are the rest.
+    record_one(db, ["ada", "bea", "cyd"], fault_detail="an answer of no legal action")
+    with client(db) as web:
+        text = web.get(f"/matches?ladder={Q}").text
     assert '<time datetime="2023-11-17T22:13:39Z">2023-11-17 22:13 UTC</time>' in text
     assert f">{int(every[0].finished_at)}" not in text  # no raw Unix time shown
     cells = re.findall(r'<td class="num( fault)?" data-value="(\d+)">', text)

@@ -8,6 +8,7 @@ import asyncio
 import json
 import random
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 from typing import Any
 
 from arena.games import get, seat_moment
@@ -48,6 +49,7 @@ def _html(lines: list[dict[str, Any]], step: int, seat: int | None) -> str:
         board=moment["board"],
         board_template=board_template(GAME),
         view="all" if seat is None else str(seat),
+        match=SimpleNamespace(id="m/1"),  # the step's permalink names its match
     )
 
 

@@ -46,12 +46,26 @@ def web(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def _choices(page: str) -> tuple[str, str, int] | None:
-    """(request id, version, number of buttons) of a page offering choices."""
-    form = re.search(r'name="request" value="(\d+)".*?name="version" value="(\d+)"', page, re.S)
+def _choices(page: str) -> tuple[str, int] | None:
+    """(request id, number of legal choices) of a page offering choices (as buttons, or
+    as cards to tick: each is posted by its index too)."""
+    form = re.search(
+        r'data-choices="(\d+)">\s*<input type="hidden" name="request" value="(\d+)"', page
+    )
     if form is None:
         return None
-    return form[1], form[2], len(re.findall(r'<button type="submit" name="choice"', page))
+    return form[2], int(form[1])
+
+
+def _turn(web: TestClient, page: str) -> str:
+    """Follow the page's reloads (each waits for the person's turn) until it offers a
+    choice or shows the end."""
+    for _ in range(100):
+        reload = re.search(r'data-reload-url="([^"]+)"', page)
+        if reload is None:
+            return page
+        page = web.get(reload[1]).text
+    raise AssertionError("the page kept waiting")
 
 
 def test_beyond_loopback_the_tables_need_the_token(tmp_path: Path) -> None:
@@ -92,7 +106,7 @@ def test_forms_posted_from_another_site_are_refused(
     started = web.post("/play", data=FORM)
     assert started.status_code == 303
     table = started.headers["location"]
-    choose = {"request": "1", "choice": "0", "version": "0"}
+    choose = {"request": "1", "choice": "0"}
     assert web.post(table, data=choose, headers=headers).status_code == 403
     # The person's own page posts same-origin, as browsers say.
     same = {"origin": f"http://{HERE}", "sec-fetch-site": "same-origin"}
@@ -119,23 +133,19 @@ def test_a_person_plays_a_whole_match_and_it_is_recorded(tmp_path: Path, web: Te
     started = web.post("/play", data=FORM)
     assert started.status_code == 303
     table = started.headers["location"]
-    page = web.get(table).text
+    page = _turn(web, web.get(table).text)
     first = _choices(page)
     assert first is not None
-    request, version, buttons = first
+    request, buttons = first
     assert buttons > 0
 
-    stale = web.post(
-        table, data={"request": str(int(request) + 7), "choice": "0", "version": version}
-    )
+    stale = web.post(table, data={"request": str(int(request) + 7), "choice": "0"})
     assert stale.status_code == 409
     assert "that choice was for an earlier decision" in stale.text
     again = _choices(stale.text)
     assert again is not None
     assert again[0] == request  # the decision is still waiting
-    out_of_range = web.post(
-        table, data={"request": request, "choice": str(buttons), "version": version}
-    )
+    out_of_range = web.post(table, data={"request": request, "choice": str(buttons)})
     assert out_of_range.status_code == 409
     assert f"there is no choice {buttons + 1}" in out_of_range.text
 
@@ -144,17 +154,12 @@ def test_a_person_plays_a_whole_match_and_it_is_recorded(tmp_path: Path, web: Te
         offered = _choices(page)
         if offered is None:
             break
-        request, version, buttons = offered
+        request, buttons = offered
         answer = web.post(
-            table,
-            data={
-                "request": request,
-                "choice": str(chooser.randrange(buttons)),
-                "version": version,
-            },
+            table, data={"request": request, "choice": str(chooser.randrange(buttons))}
         )
         assert answer.status_code == 303
-        page = web.get(answer.headers["location"]).text
+        page = _turn(web, web.get(answer.headers["location"]).text)
     assert "The match is over" in page
     match_id = re.search(r'class="match-id">([^<]+)<', page)
     assert match_id is not None
@@ -180,6 +185,7 @@ def test_arena_serve_offers_its_game_at_play_and_shows_what_was_played(tmp_path:
     its match is shown beside the arena's ladder."""
     import urllib.parse
     import urllib.request
+    from urllib.parse import urljoin
 
     from server.support import Processes
 
@@ -202,14 +208,20 @@ def test_arena_serve_offers_its_game_at_play_and_shows_what_was_played(tmp_path:
         ) as answer:  # followed to the table
             page = answer.read().decode()
             table = answer.url
+        while reload := re.search(r'data-reload-url="([^"]+)"', page):
+            with urllib.request.urlopen(urljoin(table, reload[1]), timeout=60) as answer:
+                page = answer.read().decode()
         for _ in range(1000):
             offered = _choices(page)
             if offered is None:
                 break
-            request, version, _buttons = offered
-            body = urllib.parse.urlencode({"request": request, "choice": "0", "version": version})
+            request, _buttons = offered
+            body = urllib.parse.urlencode({"request": request, "choice": "0"})
             with urllib.request.urlopen(table, data=body.encode(), timeout=60) as answer:
                 page = answer.read().decode()
+            while reload := re.search(r'data-reload-url="([^"]+)"', page):
+                with urllib.request.urlopen(urljoin(table, reload[1]), timeout=60) as answer:
+                    page = answer.read().decode()
         assert "The match is over" in page
         match_id = re.search(r'class="match-id">([^<]+)<', page)
         assert match_id is not None

@@ -104,6 +104,8 @@ def pages(base: str, export: Path, browser: Any) -> dict[str, str]:
         "play": f"{base}/play",
         "play-abluxxen": "abluxxen",  # a table, opened from the form (``open_page``)
         "play-fluxx": "fluxx",
+        "lobby": f"{base}/play/lobby",
+        "lobby-table": "abluxxen",  # a shared table, opened from the lobby (``open_page``)
         "export": export.as_uri(),
         "404-match": f"{base}/match/abx/999999",
         "404-bot": f"{base}/bot/nobody-here",
@@ -115,6 +117,13 @@ def pages(base: str, export: Path, browser: Any) -> dict[str, str]:
 def open_page(tab: Any, base: str, name: str, address: str) -> None:
     """Load the page, and wait for what it fetches after (the ladder's charts; the
     person's first turn at a table, when the page stops reloading)."""
+    if name == "lobby-table":
+        tab.goto(f"{base}/play/lobby")
+        tab.select_option("select[name=game]", address)
+        tab.get_by_label("Your name").fill("ann")
+        tab.get_by_role("button", name="Open the table").click()
+        expect(tab.locator("h1")).to_be_visible()
+        return
     if name.startswith("play-"):
         tab.goto(f"{base}/play")
         tab.select_option("select[name=game]", address)

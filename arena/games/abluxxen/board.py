@@ -13,26 +13,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from arena.games.base import Board
+from arena import words
+from arena.games.base import Board, CardPicks
 
 from . import events as event_views
-from .actions import Action, ActionKind, DecisionKind
+from .actions import Action, DecisionKind
 from .cards import JOKER, value_name
+from .choice_words import choice_label
 from .observation import Observation, SetView, observe
-from .replay_text import describe_event
+from .picks import card_picks
+from .replay_text import deal_end_words, describe_event
 from .state import State
 
 _DECIDING: Final = {
-    DecisionKind.PLAY: "{active} plays a set of equal cards",
-    DecisionKind.ATTACKER_TAKE: "{active} takes {victim}'s abluxxed cards, or leaves them",
-    DecisionKind.VICTIM_CHOICE: "{victim} takes the left cards back, or discards them and draws",
-    DecisionKind.DRAW: "{drawer} draws an owed card ({left} left): from the pool or the deck",
-    DecisionKind.OPTIONAL_DRAW: "{active} abluxxed nobody: may draw one card, or pass",
-    DecisionKind.SHADOW_PICK: "{active} picks the shadow display's set to abluxx",
+    DecisionKind.PLAY: "{active:plays} a set of equal cards",
+    DecisionKind.ATTACKER_TAKE: "{active:takes {victim:'s} abluxxed cards, or [leaves] them}",
+    DecisionKind.VICTIM_CHOICE: "{victim:takes the cards back, or [discards] them and [draws]}",
+    DecisionKind.DRAW: "{drawer:draws} an owed card ({left} left): from the pool or the deck",
+    DecisionKind.OPTIONAL_DRAW: "{active:abluxxed nobody, so [may] draw one card, or pass}",
+    DecisionKind.SHADOW_PICK: "{active:picks} the shadow display's set to abluxx",
 }
-"""What is being decided, in words, per decision kind."""
-
-_COUNT_WORDS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+"""What is being decided, in words, per decision kind (``arena.words.Person`` agrees
+the verbs with each seat)."""
 
 
 def _card(value: int) -> dict[str, Any]:
@@ -48,35 +50,6 @@ def _set(view: SetView) -> dict[str, Any]:
     return {"value": value_name(value), "count": naturals + jokers, "cards": cards}
 
 
-def _count(n: int, what: str) -> str:
-    word = _COUNT_WORDS[n] if 0 <= n < len(_COUNT_WORDS) else str(n)
-    return f"{word} {what}{'' if n == 1 else 's'}"
-
-
-def choice_label(action: Action, obs: Observation) -> str:
-    """An action in words for a person choosing it."""
-    kind = action.kind
-    if kind is ActionKind.PLAY:
-        if action.value == JOKER:
-            return f"Play {_count(action.jokers, 'joker')}"
-        extra = f" and {_count(action.jokers, 'joker')}" if action.jokers else ""
-        return f"Play {_count(action.naturals, value_name(action.value))}{extra}"
-    if kind is ActionKind.POOL:
-        slot = obs.pool[action.slot] if action.slot < len(obs.pool) else ()
-        cards = " + ".join(value_name(v) for v in slot) or "empty"
-        return f"Draw from the pool: slot {action.slot + 1} ({cards})"
-    if kind is ActionKind.SHADOW_PICK:
-        return f"Abluxx the shadow display's {value_name(action.value)}s"
-    return {
-        ActionKind.TAKE: "Take the abluxxed cards",
-        ActionKind.LEAVE: "Leave them to their owner",
-        ActionKind.TAKE_BACK: "Take them back into my hand",
-        ActionKind.DISCARD: "Discard them and draw as many",
-        ActionKind.DECK: "Draw from the deck",
-        ActionKind.PASS: "Pass (draw nothing)",
-    }.get(kind, str(action))
-
-
 def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
@@ -85,9 +58,9 @@ def _deciding_text(obs: Observation, names: Sequence[str]) -> str:
     if obs.decision is None:
         return "the match is over"
     return _DECIDING[obs.decision].format(
-        active=_name(names, obs.active),
-        victim=_name(names, obs.victim),
-        drawer=_name(names, obs.drawer),
+        active=words.Person(_name(names, obs.active)),
+        victim=words.Person(_name(names, obs.victim)),
+        drawer=words.Person(_name(names, obs.drawer)),
         left=obs.draws_left,
     )
 
@@ -141,7 +114,7 @@ def board_view(
         "over": obs.decision is None,
         "events": [describe_event(view, list(names)) for view in events],
         "past_deals": [
-            {"deal": n + 1, "reason": d.reason, "scores": list(d.scores)}
+            {"deal": n + 1, "reason": deal_end_words(d.reason), "scores": list(d.scores)}
             for n, d in enumerate(obs.past_deals)
         ],
     }
@@ -193,9 +166,13 @@ class AbluxxenBoard(Board[State, Observation, Action]):
         a deck draw names no card)."""
         return True
 
-    def choice_label(self, action: Action, obs: Observation) -> str:
+    def choice_label(self, action: Action, obs: Observation, names: Sequence[str] = ()) -> str:
         """``choice_label``: "Play three 7s and one joker", "Draw from the deck"."""
         return choice_label(action, obs)
+
+    def card_picks(self, obs: Observation) -> CardPicks | None:
+        """``card_picks`` (``picks.py``)."""
+        return card_picks(obs)
 
 
 BOARD: Final = AbluxxenBoard()

@@ -4,57 +4,87 @@ revealed (``arena replay``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Final
+
+from arena import words
+from arena.games.decision_words import decision_line
 
 from . import events as event_views
 from .actions import from_code
-from .cards import value_name
+from .cards import JOKER, value_name
+from .choice_words import choice_label
 from .engine import apply, new_game_from_decks
+from .observation import observe
 from .serialize import GameRecord
 
 
-def _cards(values: list[int]) -> str:
-    return " ".join(value_name(v) for v in values) or "-"
+def card_word(value: int) -> str:
+    """A card's value as a word: "7", "joker"."""
+    return "joker" if value == JOKER else value_name(value)
+
+
+def cards_words(values: Sequence[int], *, singles: str = "a") -> str:
+    """Cards counted: "two 12s and a joker" (in the order given; ``singles`` as
+    ``arena.words.counted``)."""
+    return words.counted([card_word(v) for v in values], singles=singles)
+
+
+DEAL_END_WORDS: Final = {
+    "hand_empty": "a hand is empty",
+    "supply_exhausted": "the cards ran out",
+    "turn_cap": "the turn limit was reached",
+}
+"""Why a deal ended (``State.deal_end``), in words."""
+
+
+def deal_end_words(reason: str) -> str:
+    """Why a deal ended, in words (an unknown reason as given)."""
+    return DEAL_END_WORDS.get(reason, reason)
 
 
 _TEMPLATES = {
-    "deal_start": "deal {deal} starts; {seat} begins",
-    "jokers": "{seat} gets the duel jokers {cards}",
-    "dealt": "{seat} is dealt {cards}",
-    "refill": "pool refilled with {cards}",
-    "shadow_reveal": "shadow display gets a {card}",
-    "divert": "{card} diverted onto pool slot {slot}",
-    "play": "{seat} plays {cards}",
-    "shadowluxx": "{seat} shadowluxxes {cards}",
-    "abluxx": "{seat} abluxxes {victim}'s {cards}",
-    "take": "{seat} takes {victim}'s {cards}",
-    "leave": "{seat} leaves the cards to {victim}",
-    "take_back": "{seat} takes back {cards}",
-    "discard": "{seat} discards {cards}",
-    "draw": "{seat} draws {cards} from {source}",
-    "pass": "{seat} passes",
-    "deal_end": "deal ends ({reason}); scores {scores}",
-    "match_end": "match over; totals {scores}",
+    "deal_start": "deal {deal} starts; {seat:begins}",
+    "jokers": "{seat:gets} {cards} (the duel jokers)",
+    "dealt": "{seat:is} dealt {hand}",
+    "refill": "the pool is refilled with {cards}",
+    "shadow_reveal": "the shadow display gets {card}",
+    "divert": "{card} is diverted onto pool slot {slot}",
+    "play": "{seat:plays} {cards}",
+    "shadowluxx": "{seat:shadowluxxes} {cards}",
+    "abluxx": "{seat:abluxxes} {victim:'s} {owned}",
+    "take": "{seat:takes} {victim:'s} {owned}",
+    "leave": "{seat:leaves} the cards to {victim}",
+    "take_back": "{seat:takes} back {cards}",
+    "discard": "{seat:discards} {cards}",
+    "draw": "{seat:draws} {cards} from {source}",
+    "pass": "{seat:passes}",
+    "deal_end": "the deal ends: {reason}; scores: {scores}",
+    "match_end": "match over; totals: {scores}",
 }
+"""Each event in words; ``{seat:plays}`` agrees with the seat (``arena.words.Person``)."""
 
 
-def describe_event(view: dict[str, Any], names: list[str]) -> str:
-    """One event view in words."""
-
-    def name(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else str(seat)
+def describe_event(view: dict[str, Any], names: Sequence[str]) -> str:
+    """One event view in words: "greedy abluxxes your two 12s"."""
 
     slot = view.get("slot", 0)
+    scores = view.get("scores", [])
     fields = {
-        "seat": name(view.get("seat", -1)),
-        "victim": name(view.get("victim", -1)),
-        "cards": _cards(view["cards"]) if "cards" in view else f"{view.get('count')} hidden",
-        "card": value_name(view.get("card", 0)),
-        "slot": slot,
-        "source": "the deck" if slot == -1 else f"pool slot {slot}",
+        "seat": words.seat_person(names, view.get("seat", -1)),
+        "victim": words.seat_person(names, view.get("victim", -1)),
+        "cards": cards_words(view["cards"])
+        if "cards" in view
+        else words.count(view.get("count", 0), "hidden card"),
+        "owned": cards_words(view.get("cards", []), singles="bare"),
+        "hand": cards_words(sorted(view["cards"]), singles="bare")
+        if "cards" in view
+        else words.count(view.get("count", 0), "hidden card"),
+        "card": words.article(card_word(view.get("card", 0))),
+        "slot": slot + 1,
+        "source": "the deck" if slot == -1 else f"pool slot {slot + 1}",
         "deal": view.get("deal", 0) + 1,
-        "reason": view.get("reason", ""),
-        "scores": view.get("scores", []),
+        "reason": deal_end_words(str(view.get("reason", ""))),
+        "scores": ", ".join(f"{words.seat_person(names, s)} {n}" for s, n in enumerate(scores)),
     }
     template = _TEMPLATES.get(str(view["type"]), "{seat} " + str(view["type"]))
     return template.format(**fields)
@@ -81,18 +111,12 @@ def replay_lines(
             yield "  " + describe_event(view, names)
         cursor = len(state.events)
         line = decisions[index] if index < len(decisions) else {}
-        kind = state.kind.name if state.kind is not None else "?"
+        action = from_code(code)
         hand = ""
-        if seat is None:
-            hand = f" [hand {_cards(state.hand_values(actor))}]"
-        elif actor == seat:
-            hand = f" [my hand {_cards(state.hand_values(seat))}]"
-        fault = line.get("fault")
-        note = f"  FAULT {fault['kind']}: {fault['detail']} -> fallback" if fault else ""
-        if line.get("fallback") == "arena_lag":
-            note = "  ARENA LAG: the arena cut the decision short -> fallback, no strike"
-        ms = f" {line['ms']:.1f} ms" if "ms" in line else ""
-        yield f"#{index + 1} {names[actor]} {kind}{hand}: {from_code(code)}{ms}{note}"
-        apply(state, from_code(code), actor)
+        if seat is None or actor == seat:  # a seat sees its own hand only
+            hand = cards_words(sorted(state.hand_values(actor)), singles="bare")
+        label = choice_label(action, observe(state, actor))
+        yield decision_line(index + 1, names[actor], label, line, hand)
+        apply(state, action, actor)
     for view in event_views.views(state.events, seat, cursor):
         yield "  " + describe_event(view, names)

@@ -14,23 +14,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from arena.games.base import Board
+from arena import words
+from arena.games.base import Board, CardPicks
 
 from . import events as event_views
-from .actions import Action, ActionKind, DecisionKind
-from .cards import NAMES, TYPE_OF, CardType
+from .actions import Action, DecisionKind
+from .card_text import TEXT, TYPE_MEANING, TYPE_WORDS
+from .cards import BASIC_RULES, NAMES, TYPE_OF, CardType
+from .choice_words import choice_label
 from .observation import Observation, observe
-from .replay_text import describe_event
+from .picks import card_picks
+from .replay_text import describe_event, end_words
 from .state import State
 
 _DECIDING: Final = {
-    DecisionKind.PLAY: "plays a card from the hand (or gets on with it)",
+    DecisionKind.PLAY: "plays a card from the hand (or [gets] on with it)",
     DecisionKind.PLAY_TEMP: "plays a card from the temporary hand",
-    DecisionKind.DEATH_DISCARD: "discards a Keeper or Creeper to Death, or keeps it",
+    DecisionKind.DEATH_DISCARD: "discards a Keeper or Creeper to Death, or [keeps] it",
     DecisionKind.DEATH_ALONE: "discards Death alone",
     DecisionKind.DISCARD_KEEPER_LIMIT: "discards down to the Keeper limit",
     DecisionKind.DISCARD_HAND_LIMIT: "discards down to the hand limit",
-    DecisionKind.TAXES_CHOICE: "pays Taxes with Money, or keeps both",
+    DecisionKind.TAXES_CHOICE: "pays Taxes with Money, or [keeps] both",
     DecisionKind.WAR_TARGET: "gives War to another seat",
     DecisionKind.GOAL_DISCARD: "discards a Goal",
     DecisionKind.CHOOSE_PLAYER: "chooses a seat",
@@ -43,36 +47,30 @@ _DECIDING: Final = {
     DecisionKind.REPLAY_FROM_DISCARD: "plays a card from the discard pile",
     DecisionKind.DEAL_CARD: "hands a card of Everybody Gets 1 to a seat",
     DecisionKind.TAX_GIVE: "gives a card under Taxation!",
-    DecisionKind.TRASH_DAY: "picks what goes on Trash Day",
+    DecisionKind.TRASH_DAY: "picks what to throw out on Trash Day",
 }
-"""What is being decided, after the deciding seat's name."""
-
-_VERBS: Final = {
-    ActionKind.PLAY: "Play {card}",
-    ActionKind.DISCARD: "Discard {card}",
-    ActionKind.TARGET: "Choose {card}",
-    ActionKind.TAKE: "Take {card}",
-    ActionKind.GIVE: "Give {card}",
-    ActionKind.DISCARD_GOAL: "Discard the Goal {card}",
-    ActionKind.GIVE_WAR: "Give War to seat {seat}",
-    ActionKind.SEAT: "Seat {seat}",
-    ActionKind.EXCHANGE: "Exchange my {card} for {other}",
-    ActionKind.GET_ON_WITH_IT: "Get on with it",
-    ActionKind.DISCARD_LONE_DEATH: "Discard Death",
-    ActionKind.DONE: "Done",
-    ActionKind.DISCARD_DEATH: "Discard Death",
-    ActionKind.KEEP_DEATH: "Keep Death",
-    ActionKind.PAY: "Pay: discard Taxes and Money",
-    ActionKind.KEEP: "Keep Taxes and Money",
-    ActionKind.LEFT: "Rotate left",
-    ActionKind.RIGHT: "Rotate right",
-    ActionKind.STOP: "Stop",
-}
+"""What is being decided, after the deciding seat's name (its verbs agree with it:
+``arena.words.Person``)."""
 
 
 def _card(card: int) -> dict[str, Any]:
-    """A card as the fragment draws it: its name and its type (a colour class)."""
-    return {"name": NAMES[card], "type": TYPE_OF[card].name.lower()}
+    """A card as the fragment draws it: its name, its type (a colour class and its
+    word) and its text (shown on hover, tap and keyboard)."""
+    kind = TYPE_OF[card]
+    return {
+        "name": NAMES[card],
+        "type": kind.name.lower(),
+        "kind": TYPE_WORDS[kind],
+        "text": TEXT[card],
+    }
+
+
+COLOUR_KEY: Final = tuple(
+    {"type": kind.name.lower(), "name": TYPE_WORDS[kind], "meaning": TYPE_MEANING[kind]}
+    for kind in CardType
+    if kind is not CardType.META
+)
+"""The key to the cards' colours: each type's class, name and what it is for."""
 
 
 def _cards(cards: Sequence[int]) -> list[dict[str, Any]]:
@@ -85,18 +83,6 @@ def _name(names: Sequence[str], seat: int) -> str:
 
 def _limit(n: int) -> str:
     return "none" if n < 0 else str(n)
-
-
-def choice_label(action: Action) -> str:
-    """An action in words for a person choosing it."""
-    template = _VERBS.get(action.kind)
-    if template is None:
-        return str(action)
-    return template.format(
-        card=NAMES[action.card] if action.card >= 0 else "",
-        other=NAMES[action.other] if action.other >= 0 else "",
-        seat=action.seat,
-    )
 
 
 def board_view(
@@ -129,7 +115,7 @@ def board_view(
     deciding = (
         "the match is over"
         if obs.decision is None
-        else f"{_name(names, obs.deciding)} {_DECIDING[obs.decision]}"
+        else format(words.Person(_name(names, obs.deciding)), _DECIDING[obs.decision])
     )
     result = obs.result
     return {
@@ -137,6 +123,7 @@ def board_view(
         "phase": obs.phase,
         "extra": obs.extra,
         "seats": seats,
+        "basic": _card(BASIC_RULES),
         "rules": _cards(obs.rules),
         "goals": _cards(obs.goals),
         "numbers": {
@@ -160,8 +147,9 @@ def board_view(
         "deciding_text": deciding,
         "over": over,
         "winner": None if result is None or result.winner < 0 else _name(names, result.winner),
-        "end_reason": None if result is None else result.end_reason,
+        "end_reason": None if result is None else end_words(result.end_reason),
         "events": [describe_event(view, list(names)) for view in events],
+        "colour_key": COLOUR_KEY,
     }
 
 
@@ -205,9 +193,13 @@ class FluxxBoard(Board[State, Observation, Action]):
         view["viewer"] = None
         return view
 
-    def choice_label(self, action: Action, obs: Observation) -> str:
-        """``choice_label``: "Play The Brain", "Give War to seat 2"."""
-        return choice_label(action)
+    def choice_label(self, action: Action, obs: Observation, names: Sequence[str] = ()) -> str:
+        """``choice_label``: "Play The Brain", "Give War to seat 2 (greedy)"."""
+        return choice_label(action, names)
+
+    def card_picks(self, obs: Observation) -> CardPicks | None:
+        """``card_picks`` (``picks.py``)."""
+        return card_picks(obs)
 
 
 BOARD: Final = FluxxBoard()

@@ -186,6 +186,7 @@ IS_CREEPER: Final[tuple[bool, ...]] = tuple(
     TYPE_OF[c] is CardType.CREEPER for c in range(NUM_CARDS)
 )
 
+BASIC_RULES: Final = 0
 # Keepers.
 BRAIN: Final = 2
 BREAD: Final = 3

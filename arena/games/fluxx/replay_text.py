@@ -4,63 +4,127 @@ revealed (``arena replay``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Final
+
+from arena import words
+from arena.games.decision_words import decision_line
 
 from . import events as event_views
 from .actions import from_code
 from .cards import NAMES
+from .choice_words import choice_label
 from .engine import apply, new_game_from_seed
 from .serialize import GameRecord
 
 
 def _cards(cards: list[int]) -> str:
-    return "; ".join(NAMES[c] for c in cards) or "-"
+    return words.listed([NAMES[c] for c in cards])
+
+
+_WORDS: Final[dict[str, dict[str, str]]] = {
+    "how": {
+        "hand": "from the hand",
+        "temp": "from a temporary hand",
+        "taken": "taken with Use What You Take",
+        "replay": "again, from the discard pile",
+        "random": "at random: First Play Random",
+    },
+    "into": {"hand": "the hand", "pool": "the Everybody Gets 1 pool", "temp": "a temporary hand"},
+    "reason": {
+        "action": "played",
+        "death": "to Death",
+        "discard_and_draw": "Discard & Draw",
+        "get_on_with_it": "Get On With It!",
+        "goal": "a Goal gives way",
+        "hand_limit": "the hand limit",
+        "keeper_limit": "the Keeper limit",
+        "leftover": "left over",
+        "lone_death": "a lone Death",
+        "no_limits": "No Limits",
+        "replaced": "replaced by a New Rule",
+        "rules_reset": "Rules Reset",
+        "simplify": "Let's Simplify",
+        "taxes": "Taxes paid with Money",
+        "trash": "trashed",
+        "trash_day": "It's Trash Day!",
+        "creeper_sweeper": "Creeper Sweeper",
+        "taxation": "Taxation!",
+        "trade": "Trade Hands",
+        "everybody_gets_1": "Everybody Gets 1",
+        "rotate": "Rotate Hands",
+        "potato": "the Radioactive Potato moves on",
+        "steal": "Steal Something",
+        "war": "War moves on",
+        "exchange": "Exchange Keepers",
+    },
+}
+"""The events' word fields (how a card was played, where cards went, why) as people say
+them; a value not listed is shown with spaces for its underscores."""
+
+END_WORDS: Final = {
+    "goal": "a Goal is met",
+    "turn_cap": "the turn limit was reached",
+    "decision_cap": "the decision limit was reached",
+}
+"""Why a game ended (``Result.end_reason``), in words."""
+
+
+def end_words(reason: str) -> str:
+    """Why a game ended, in words (an unknown reason as given)."""
+    return END_WORDS.get(reason, reason)
 
 
 _TEMPLATES = {
-    "setup_deal": "{seat} is dealt {cards}",
-    "turn": "turn {turn}: {seat}{extra}",
-    "draw": "{seat} draws {cards} into {into}",
-    "draw_skipped": "{seat} cannot draw {count} (both piles empty)",
-    "creeper": "{seat} draws the Creeper {card}",
-    "reshuffle": "the discard pile ({count}) is shuffled into the draw pile",
-    "play": "{seat} plays {card} ({how})",
-    "discard": "{seat} discards {cards} ({reason})",
+    "setup_deal": "{seat:is} dealt {cards}",
+    "turn": "turn {turn}: {seat:'s} turn{extra}",
+    "draw": "{seat:draws} {cards} into {into}",
+    "draw_skipped": "{seat:cannot} draw {count} (both piles are empty)",
+    "creeper": "{seat:draws} the Creeper {card}",
+    "reshuffle": "the discard pile ({count} cards) is shuffled into the draw pile",
+    "play": "{seat:plays} {card} ({how})",
+    "discard": "{seat:discards} {cards} ({reason})",
+    "discard_centre": "to the discard pile: {cards} ({reason})",
     "move": "{card} moves from {from_seat} to {to_seat} ({reason})",
-    "keep_death": "{seat} keeps Death",
-    "taxes_keep": "{seat} keeps Taxes and Money",
-    "another_turn": "{seat} will take another turn",
-    "allot": "{seat} hands {card} to {recipient}",
-    "give": "{from_seat} gives {cards} to {to_seat} ({reason})",
-    "mark": "{seat} picks {card} ({reason})",
-    "rotate": "{seat} rotates the hands {direction}",
-    "trade": "{seat} trades hands with {other}",
-    "take": "{seat} takes {card} from {from_seat}",
-    "trash_day": "{seat} trashes {cards}",
-    "mix": "{seat} mixes it all up: {cards}",
-    "win": "{seat} wins",
-    "game_end": "game over ({reason})",
+    "keep_death": "{seat:keeps} Death",
+    "taxes_keep": "{seat:keeps} Taxes and Money",
+    "another_turn": "{seat:will} take another turn",
+    "allot": "{seat:hands} {card} to {recipient}",
+    "give": "{from_seat:gives} {cards} to {to_seat} ({reason})",
+    "mark": "{seat:picks} {card} ({reason})",
+    "rotate": "{seat:rotates} the hands {direction}",
+    "trade": "{seat:trades} hands with {other}",
+    "take": "{seat:takes} {card} from {from_seat}",
+    "trash_day": "{seat:trashes} {cards}",
+    "mix": "{seat:mixes} it all up: {cards}",
+    "win": "{seat:wins}",
+    "game_end": "game over: {reason}",
 }
+"""Each event in words; ``{seat:plays}`` agrees with the seat (``arena.words.Person``)."""
 
 
-def describe_event(view: dict[str, Any], names: list[str]) -> str:
-    """One event view in words."""
-
-    def name(seat: object) -> str:
-        if not isinstance(seat, int):
-            return "?"
-        if seat < 0:
-            return "the centre"
-        return names[seat] if seat < len(names) else str(seat)
+def describe_event(view: dict[str, Any], names: Sequence[str]) -> str:
+    """One event view in words: "you play The Brain (from the hand)"."""
 
     fields: dict[str, object] = dict(view)
     for key in ("seat", "from_seat", "to_seat", "recipient", "other", "winner"):
         if key in view:
-            fields[key] = name(view[key])
-    fields["cards"] = _cards(view["cards"]) if "cards" in view else f"{view.get('count')} hidden"
+            fields[key] = words.seat_person(names, view[key])
+    fields["cards"] = (
+        _cards(view["cards"])
+        if "cards" in view
+        else words.count(view.get("count", 0), "hidden card")
+    )
     fields["card"] = NAMES[view["card"]] if "card" in view else "a hidden card"
-    fields["extra"] = " (extra turn)" if view.get("extra") else ""
-    template = _TEMPLATES.get(str(view["type"]), str(view["type"]))
+    fields["extra"] = " (an extra turn)" if view.get("extra") else ""
+    for key, said in _WORDS.items():
+        if isinstance(view.get(key), str):
+            fields[key] = said.get(view[key], view[key].replace("_", " "))
+    if view["type"] == "game_end":
+        fields["reason"] = end_words(str(view.get("reason", "")))
+    kind = str(view["type"])
+    if kind == "discard" and view.get("seat", 0) < 0:
+        kind = "discard_centre"
+    template = _TEMPLATES.get(kind, kind)
     return template.format(**fields)
 
 
@@ -81,14 +145,11 @@ def replay_lines(
             yield "  " + describe_event(view, names)
         cursor = len(state.events)
         line = decisions[index] if index < len(decisions) else {}
-        kind = state.kind.name if state.kind is not None else "?"
-        hand = ""
-        if seat is None or actor == seat:
-            hand = f" [hand {_cards(sorted(state.hands[actor]))}]"
-        fault = line.get("fault")
-        note = f"  FAULT {fault['kind']}: {fault['detail']} -> fallback" if fault else ""
-        ms = f" {line['ms']:.1f} ms" if "ms" in line else ""
-        yield f"#{index + 1} {names[actor]} {kind}{hand}: {from_code(code)}{ms}{note}"
-        apply(state, from_code(code), actor)
+        action = from_code(code)
+        seen = seat is None or actor == seat  # some choices are private (board.py)
+        hand = _cards(sorted(state.hands[actor])) if seen else ""
+        label = choice_label(action, names) if seen else None
+        yield decision_line(index + 1, names[actor], label, line, hand)
+        apply(state, action, actor)
     for view in event_views.views(state.events, seat, cursor):
         yield "  " + describe_event(view, names)

@@ -3,7 +3,8 @@
 A seat's board is its observation and nothing else: OpenSpiel's information-state and
 observation strings for that player (the tensors are for programs, not shown). The
 revealed board (finished matches) shows the whole state as OpenSpiel writes it
-(``State.to_string``) and every seat's strings beside it.
+(``State.to_string``) and every seat's strings beside it. The public board (people
+following a match live) shows only what every seat may see (``public.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from arena.games.base import Board
 
 from .match import MatchState
 from .observation import Observation, Views, observe
+from .public import public_text
 
 
 def _lines(text: str) -> list[str]:
@@ -45,6 +47,7 @@ class OpenSpielBoard(Board[MatchState, Observation, int]):
             "viewer": obs.seat,
             "seats": [{"seat": obs.seat, "name": names[obs.seat], "views": _views(obs)}],
             "deciding": obs.decision is not None,
+            "state_label": None,
             "state": None,
             "returns": None,
         }
@@ -68,12 +71,33 @@ class OpenSpielBoard(Board[MatchState, Observation, int]):
             "viewer": None,
             "seats": seats,
             "deciding": not inner.is_terminal(),
+            "state_label": "state",
             "state": _lines(str(inner)),
             "returns": [f"{r:g}" for r in inner.returns()] if inner.is_terminal() else None,
         }
 
-    def choice_label(self, action: int, obs: Observation) -> str:
-        """OpenSpiel's name of the action."""
+    def public_view(
+        self, state: MatchState, events: Sequence[object], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """The public observation (or a perfect-information game's state), the seats'
+        names without their strings; CapabilityMissingError where the game has neither."""
+        inner = state.state
+        label, text = public_text(state.config.game_string, inner)
+        return {
+            "game": state.config.game_string,
+            "viewer": None,
+            "seats": [
+                {"seat": seat, "name": names[seat], "views": None}
+                for seat in range(state.config.players)
+            ],
+            "deciding": not inner.is_terminal(),
+            "state_label": label,
+            "state": _lines(text),
+            "returns": [f"{r:g}" for r in inner.returns()] if inner.is_terminal() else None,
+        }
+
+    def choice_label(self, action: int, obs: Observation, names: Sequence[str] = ()) -> str:
+        """OpenSpiel's name of the action (it names seats as OpenSpiel does)."""
         return obs.legal_names[obs.legal.index(action)]
 
 

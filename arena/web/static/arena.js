@@ -91,7 +91,17 @@ function followMatch() {
   setTimeout(again, every);
 }
 
+// A page waiting for others (a lobby table filling up, a person's table while the others
+// play) loads itself again after a moment: a script, not <meta http-equiv="refresh">,
+// which moves the page under a screen reader's feet (WCAG 2.2.1, axe: meta-refresh).
+function reloadWhenDue() {
+  const due = document.querySelector("[data-reload-ms]");
+  if (!due) return;
+  setTimeout(() => location.replace(due.dataset.reloadUrl || location.href), Number(due.dataset.reloadMs));
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  reloadWhenDue();
   loadCharts();
   followLadder();
   sortableTables();
