@@ -247,7 +247,7 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
         # apply's second legality check.
         game.apply_legal(state, action)
         if live is not None:
-            live.actions.append((time.monotonic(), code))
+            live.taken(time.monotonic(), code)
     record.extend([_decision_line(*row) for row in rows])
     del rows
     result = game.result(state)

@@ -79,10 +79,9 @@ def test_a_refereed_kuhn_poker_match_is_followed_live_on_its_public_board() -> N
     spec = MatchSpec(match_id="m", config=config, game=game, seed=7, live=log)
     seats = [builtin_seat(name, game.policies["random"], n) for n, name in enumerate(names)]
     asyncio.run(run_match(spec, seats))
-    match = LiveMatch("live/1", game, config, 7, None, names, 1.7e9)
-    match.log.actions.extend(log.actions)
-    end = log.actions[-1][0]
-    for delay, shown in ((end + 1, 0), (0.0, len(log.actions))):  # the start; the end
+    match = LiveMatch("live/1", game, config, 7, None, names, 1.7e9, log)
+    end = log.times[-1]
+    for delay, shown in ((end + 1, 0), (0.0, len(log))):  # the start; the end
         view, count = match.public_view(delay, clock=lambda: end)
         assert view["state_label"] == "public observation"
         assert count == shown

@@ -34,17 +34,17 @@ def _played(game: AnyGame, seed: int) -> tuple[Any, list[int]]:
     spec = MatchSpec(match_id="m", config=config, game=game, seed=seed, live=log)
     seats = [builtin_seat(name, game.policies["random"], n) for n, name in enumerate(NAMES)]
     outcome = asyncio.run(run_match(spec, seats))
-    assert len(log.actions) == outcome.decisions
-    times = [at for at, _ in log.actions]
-    assert times == sorted(times)
-    return config, [code for _, code in log.actions]
+    assert len(log) == outcome.decisions
+    assert list(log.times) == sorted(log.times)
+    return config, list(log.codes)
 
 
 def _match(game: AnyGame, seed: int, codes: list[int]) -> LiveMatch:
     """The match as a watcher sees it, its actions logged one a second from t = 0."""
     config = game.make_config(3)
     match = LiveMatch("live/1", game, config, seed, None, NAMES, 1.7e9)
-    match.log.actions.extend((float(n), code) for n, code in enumerate(codes))
+    for n, code in enumerate(codes):
+        match.log.taken(float(n), code)
     return match
 
 

@@ -92,7 +92,8 @@ def test_a_live_page_follows_the_match_until_it_ends(
     expect(holder).to_contain_text("10 decisions in")
     match = followed.match
     assert match is not None
-    match.log.actions.extend((float(n), code) for n, code in enumerate(codes[10:14], 10))
+    for n, code in enumerate(codes[10:14], 10):
+        match.log.taken(float(n), code)
     page.clock.run_for(1000)
     expect(holder).to_have_attribute("data-updates", "1")
     expect(holder).to_contain_text("14 decisions in")
