@@ -176,7 +176,9 @@ class CardPicks:
     repeats: int = 1
     """1: one action names all the ticked cards (the ticked names are exactly one
     action's). More: the game asks this decision that many times in a row, one card a
-    decision (discarding down to a limit): the person ticks that many at once."""
+    decision (discarding down to a limit): the person ticks that many at once. 0: any
+    number of cards, one a decision, then the one action that is no set of cards ends
+    the run (Fluxx's It's Trash Day!: discard any, then DONE)."""
 
 
 class Board(ABC, Generic[StateT, ObsT, ActionT]):

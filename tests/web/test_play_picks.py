@@ -119,3 +119,68 @@ def test_a_fluxx_discard_down_to_the_hand_limit_is_one_choice() -> None:
             assert sum(shown) == len(limit_decisions) > len(shown)
             return
     raise AssertionError("no match of 40 reached a discard of several cards to a limit")
+
+
+def test_any_number_of_ticked_cards_then_done_is_one_choice() -> None:
+    trash = CardPicks((("War",), ("Milk",), ("War",), ()), repeats=0)
+    assert checkboxes(trash).cards == ["Milk", "War", "War"]
+    assert checkboxes(trash).buttons == [3]
+    assert picked(trash, []) == [3]  # nothing ticked: done at once
+    assert picked(trash, ["War", "Milk", "War"]) == [0, 1, 2, 3]
+    assert picked(trash, ["Tea"]) == "'Tea' is not a card you may choose here"
+    no_end = CardPicks((("War",),), repeats=0)
+    assert picked(no_end, ["War"]) == (
+        "this choice cannot be made by ticking cards; choose one of the buttons"
+    )
+
+
+def test_fluxx_trash_day_is_one_choice() -> None:
+    """On It's Trash Day! a person at a real Fluxx table ticks every card to discard at
+    once; the game's one-card decisions that follow, and the DONE that ends them, are
+    answered without asking again."""
+    game = get("fluxx")
+    board = board_of(game)
+
+    async def play(seed: int) -> tuple[list[int], int]:
+        human = HumanSeat("me")
+        seats: list[Seat] = [
+            human,
+            LocalSeat("r1", RandomPolicy(seed)),
+            LocalSeat("r2", RandomPolicy(seed + 1)),
+        ]
+        runs: list[int] = []  # per Trash Day shown: the decisions it answered at once
+
+        async def click() -> None:
+            version = 0
+            while True:
+                moment = await human.next_moment(version, timeout_s=3600)
+                version = moment.version
+                if moment.over is not None:
+                    return
+                decision = moment.decision
+                if decision is None:
+                    continue
+                picks = board.card_picks(decision.observation)
+                if picks is not None and picks.repeats == 0:
+                    names = [cards[0] for cards in picks.cards if cards]
+                    chosen = picked(picks, names)  # every card it may discard, then DONE
+                    assert isinstance(chosen, list)
+                    runs.append(len(chosen))
+                    assert human.choose(decision.request_id, *chosen) is None
+                else:
+                    assert human.choose(decision.request_id, 0) is None
+
+        clicking = asyncio.create_task(click())
+        spec = MatchSpec("play/trash", game.make_config(3), seed=seed, game=game)
+        outcome = await run_match(spec, seats)
+        await clicking
+        assert outcome.seats[0].faults == []
+        kinds = [str(getattr(d.observation.decision, "name", "")) for d in human.asked]
+        return runs, kinds.count("TRASH_DAY")
+
+    for seed in range(200):
+        runs, asked = run_virtual(play(seed))
+        if any(n > 2 for n in runs):
+            assert sum(runs) == asked  # each run answered in full when first shown
+            return
+    raise AssertionError("no match of 200 reached It's Trash Day! with cards to discard")

@@ -1,6 +1,7 @@
-"""Fluxx's discards down to a limit as cards a person ticks at once (``Board.card_picks``):
-the game asks for one card a decision until the hand (or the Keepers) is down to the
-limit, so the person ticks as many as the hand is over it."""
+"""Fluxx's runs of one-card discards as cards a person ticks at once
+(``Board.card_picks``): down to a limit the game asks for one card a decision until the
+hand (or the Keepers) is down to it, so the person ticks as many as the hand is over it;
+on It's Trash Day! it asks until the seat says DONE, so the person ticks any number."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Final
 
 from arena.games.base import CardPicks
 
-from .actions import DecisionKind
+from .actions import ActionKind, DecisionKind
 from .cards import NAMES
 from .observation import Observation
 
@@ -21,7 +22,13 @@ actions are one discard per card that counts (rules in FLUXX.md §14)."""
 
 
 def card_picks(obs: Observation) -> CardPicks | None:
-    """The discards of a limit decision, one card each; None for any other decision."""
+    """The discards of a limit or Trash Day decision, one card each; None for any other
+    decision."""
+    if obs.decision is DecisionKind.TRASH_DAY:  # DISCARD(c) per card, and DONE
+        return CardPicks(
+            tuple((NAMES[a.card],) if a.kind is ActionKind.DISCARD else () for a in obs.legal),
+            repeats=0,
+        )
     limit = _LIMITS.get(obs.decision) if obs.decision is not None else None
     if limit is None or limit(obs) < 0:
         return None

@@ -48,9 +48,12 @@ function previewPicks() {
   const update = () => {
     const ticked = [...picks.querySelectorAll("input[name=card]:checked")].map((box) => box.value);
     let words = "", ok = false;
-    if (repeats > 1) {
+    const one = (name) => labels[sets.findIndex((cards) => cards.length === 1 && cards[0] === name)];
+    if (repeats === 0) {  // any number, then the choice of no cards ends the run
+      ok = ticked.length > 0;
+      words = ok ? ticked.map(one).join("; ") + "; then " + labels[sets.findIndex((cards) => !cards.length)] : "";
+    } else if (repeats > 1) {
       ok = ticked.length === repeats;
-      const one = (name) => labels[sets.findIndex((cards) => cards.length === 1 && cards[0] === name)];
       words = ok ? ticked.map(one).join("; ") : ticked.length + " of " + repeats + " ticked";
     } else {
       const index = sets.findIndex((cards) => cards.length && sameCards(cards, ticked));
