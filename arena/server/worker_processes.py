@@ -44,11 +44,9 @@ def end_with_arena(arena: int, name: str) -> None:  # pragma: no cover - runs in
 
 def end_pool(pool: ProcessPoolExecutor) -> None:
     """End ``pool``'s processes now, work under way or not (a server stopping must not
-    wait for answers nobody will read): the executor only joins its processes, so each
-    is ended by its id."""
-    processes = list(getattr(pool, "_processes", {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
+    wait for answers nobody will read). Each is ended by its id; then the executor's own
+    thread reaps them (it alone: two threads waiting for one child race, and the loser
+    may see it alive after it is gone)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.terminate()
-    for process in processes:
-        process.join()
+    pool.shutdown(wait=True, cancel_futures=True)
