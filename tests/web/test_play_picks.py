@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from referee.scripted import run_virtual
@@ -58,61 +59,67 @@ def test_ticked_cards_that_are_no_choice_are_refused_in_words() -> None:
     assert picked(discards, ["War", "Bread"]) == [2, 0]
 
 
+async def _person_at_fluxx_table(seed: int, answer: Callable[[Any], tuple[int, ...]]) -> list[str]:
+    """A real 3-seat Fluxx match, a person at seat 0 (``answer(decision)``: the choices
+    made, the first for this decision) and two random seats; the decision kinds the
+    person was asked, those answered ahead included."""
+    human = HumanSeat("me")
+    seats: list[Seat] = [
+        human,
+        LocalSeat("r1", RandomPolicy(seed)),
+        LocalSeat("r2", RandomPolicy(seed + 1)),
+    ]
+
+    async def click() -> None:
+        version = 0
+        while True:
+            moment = await human.next_moment(version, timeout_s=3600)
+            version = moment.version
+            if moment.over is not None:
+                return
+            if moment.decision is not None:
+                decision = moment.decision
+                assert human.choose(decision.request_id, *answer(decision)) is None
+
+    clicking = asyncio.create_task(click())
+    game = get("fluxx")
+    spec = MatchSpec(f"play/{seed}", game.make_config(3), seed=seed, game=game)
+    outcome = await run_match(spec, seats)
+    await clicking
+    assert outcome.seats[0].faults == []
+    return [str(getattr(d.observation.decision, "name", "")) for d in human.asked]
+
+
 def test_a_fluxx_discard_down_to_the_hand_limit_is_one_choice() -> None:
     """A person at a real Fluxx table ticks all the cards over the hand limit at once;
     the game's one-card decisions that follow are answered without asking again."""
-    game = get("fluxx")
-    board = board_of(game)
+    board = board_of(get("fluxx"))
 
-    async def play(seed: int) -> tuple[list[int], list[int]]:
-        human = HumanSeat("me")
-        seats: list[Seat] = [
-            human,
-            LocalSeat("r1", RandomPolicy(seed)),
-            LocalSeat("r2", RandomPolicy(seed + 1)),
-        ]
+    def play(seed: int) -> tuple[list[int], list[int]]:
         shown: list[int] = []  # per limit decision shown: how many cards it took at once
 
-        async def click() -> None:
-            version = 0
-            while True:
-                moment = await human.next_moment(version, timeout_s=3600)
-                version = moment.version
-                if moment.over is not None:
-                    return
-                decision = moment.decision
-                if decision is None:
-                    continue
-                picks = board.card_picks(decision.observation)
-                if picks is not None and picks.repeats > 1:
-                    obs: Any = decision.observation  # Fluxx's: its limits
-                    limit = (
-                        obs.hand_limit
-                        if obs.decision.name.endswith("HAND_LIMIT")
-                        else obs.keeper_limit
-                    )
-                    assert picks.repeats == len(obs.legal) - limit  # down to the limit
-                    names = [cards[0] for cards in picks.cards][: picks.repeats]
-                    chosen = picked(picks, names)
-                    assert isinstance(chosen, list)
-                    shown.append(picks.repeats)
-                    assert human.choose(decision.request_id, *chosen) is None
-                elif picks is not None:
-                    shown.append(1)
-                    assert human.choose(decision.request_id, 0) is None
-                else:
-                    assert human.choose(decision.request_id, 0) is None
+        def answer(decision: Any) -> tuple[int, ...]:
+            picks = board.card_picks(decision.observation)
+            if picks is not None and picks.repeats > 1:
+                obs: Any = decision.observation  # Fluxx's: its limits
+                limit = (
+                    obs.hand_limit if obs.decision.name.endswith("HAND_LIMIT") else obs.keeper_limit
+                )
+                assert picks.repeats == len(obs.legal) - limit  # down to the limit
+                names = [cards[0] for cards in picks.cards][: picks.repeats]
+                chosen = picked(picks, names)
+                assert isinstance(chosen, list)
+                shown.append(picks.repeats)
+                return tuple(chosen)
+            if picks is not None:
+                shown.append(1)
+            return (0,)
 
-        clicking = asyncio.create_task(click())
-        spec = MatchSpec("play/picks", game.make_config(3), seed=seed, game=game)
-        outcome = await run_match(spec, seats)
-        await clicking
-        assert outcome.seats[0].faults == []
-        kinds = [str(getattr(d.observation.decision, "name", "")) for d in human.asked]
+        kinds = run_virtual(_person_at_fluxx_table(seed, answer))
         return shown, [1 for k in kinds if k.endswith("_LIMIT")]
 
     for seed in range(40):
-        shown, limit_decisions = run_virtual(play(seed))
+        shown, limit_decisions = play(seed)
         if any(n > 1 for n in shown):
             # Every one-card decision of a limit was answered by the cards ticked when the
             # first was shown: the person was asked once per limit reached.
@@ -138,48 +145,26 @@ def test_fluxx_trash_day_is_one_choice() -> None:
     """On It's Trash Day! a person at a real Fluxx table ticks every card to discard at
     once; the game's one-card decisions that follow, and the DONE that ends them, are
     answered without asking again."""
-    game = get("fluxx")
-    board = board_of(game)
+    board = board_of(get("fluxx"))
 
-    async def play(seed: int) -> tuple[list[int], int]:
-        human = HumanSeat("me")
-        seats: list[Seat] = [
-            human,
-            LocalSeat("r1", RandomPolicy(seed)),
-            LocalSeat("r2", RandomPolicy(seed + 1)),
-        ]
+    def play(seed: int) -> tuple[list[int], int]:
         runs: list[int] = []  # per Trash Day shown: the decisions it answered at once
 
-        async def click() -> None:
-            version = 0
-            while True:
-                moment = await human.next_moment(version, timeout_s=3600)
-                version = moment.version
-                if moment.over is not None:
-                    return
-                decision = moment.decision
-                if decision is None:
-                    continue
-                picks = board.card_picks(decision.observation)
-                if picks is not None and picks.repeats == 0:
-                    names = [cards[0] for cards in picks.cards if cards]
-                    chosen = picked(picks, names)  # every card it may discard, then DONE
-                    assert isinstance(chosen, list)
-                    runs.append(len(chosen))
-                    assert human.choose(decision.request_id, *chosen) is None
-                else:
-                    assert human.choose(decision.request_id, 0) is None
+        def answer(decision: Any) -> tuple[int, ...]:
+            picks = board.card_picks(decision.observation)
+            if picks is None or picks.repeats != 0:
+                return (0,)
+            names = [cards[0] for cards in picks.cards if cards]
+            chosen = picked(picks, names)  # every card it may discard, then DONE
+            assert isinstance(chosen, list)
+            runs.append(len(chosen))
+            return tuple(chosen)
 
-        clicking = asyncio.create_task(click())
-        spec = MatchSpec("play/trash", game.make_config(3), seed=seed, game=game)
-        outcome = await run_match(spec, seats)
-        await clicking
-        assert outcome.seats[0].faults == []
-        kinds = [str(getattr(d.observation.decision, "name", "")) for d in human.asked]
+        kinds = run_virtual(_person_at_fluxx_table(seed, answer))
         return runs, kinds.count("TRASH_DAY")
 
     for seed in range(200):
-        runs, asked = run_virtual(play(seed))
+        runs, asked = play(seed)
         if any(n > 2 for n in runs):
             assert sum(runs) == asked  # each run answered in full when first shown
             return
