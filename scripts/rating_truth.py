@@ -61,8 +61,10 @@ from arena.policies.ismcts import IsmctsPolicy  # noqa: E402
 from arena.store.rows import SeatRow  # noqa: E402
 
 Bot = tuple[str, float]
-"""("eps", eps), ("ismcts", iterations) or ("tree", iterations): a bot of a field
-(``tree``: the search with every seat's decisions in its tree, no model of the others)."""
+"""("eps", eps), ("ismcts", iterations), ("tree", iterations) or ("pl", theta): a bot of a
+field (``tree``: the search with every seat's decisions in its tree, no model of the
+others; ``pl``: no game at all, its places drawn from the Plackett-Luce model itself with
+log-strength theta, so the joint model is exactly right)."""
 FIELDS: dict[str, tuple[Bot, ...]] = {
     "eps": tuple(("eps", e) for e in (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0)),
     "close": tuple(("eps", e) for e in (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65)),
@@ -83,6 +85,18 @@ both its model of the other seats (greedy) is wrong, and greedy finishes ahead o
 (docs/RATINGS.md). ``tree`` is the search with no model of the others (every seat in its
 tree) at tables of its own: below 200 iterations its budgets do not keep their order.
 All three are kept to show that, not as fields of known order."""
+DRAWN = ("drawn", "pl-drawn")
+"""Fields drawn afresh for each league from its seed, best first: ``drawn``, eight eps
+bots with eps uniform in [0, 1]; ``pl-drawn``, eight Plackett-Luce bots with theta from
+N(0, PL_SPREAD^2). A posterior probability is a claim about bots like the ones the model
+has seen, not about one fixed field: on fields drawn at random its bins should hold
+(docs/RATINGS.md, "What a probability means here")."""
+PL_SPREAD = 0.5
+FIELDS["pl-even"] = tuple(("pl", 0.35 - 0.1 * i) for i in range(8))
+"""Plackett-Luce bots 0.1 apart in log-strength (the one ahead finishes ahead 52.5% of
+the time at a table of two): a close field of fixed order where the model is exact."""
+for _name in DRAWN:
+    FIELDS[_name] = tuple(("drawn", float(i)) for i in range(8))
 CHECKPOINTS = (5, 10, 20, 40, 100, 400)
 TAU_AT = (40, 100, 400)
 STOP_LEVELS = (0.95, 0.99)
@@ -117,16 +131,45 @@ class Searcher:
         return self.policy.choose(obs)
 
 
+class PlackettLuce:
+    """No policy: a bot whose places are drawn from the Plackett-Luce model (``play``)."""
+
+    def __init__(self, theta: float) -> None:
+        self.theta = theta
+
+
 def bot_name(bot: Bot) -> str:
     kind, value = bot
+    if kind == "drawn":
+        return f"drawn{int(value) + 1}"
+    if kind == "pl":
+        return f"pl{value:+.2f}"
     return f"{kind}{value:g}" if kind in ("ismcts", "tree") else f"eps{value:.2f}"
 
 
-def make_bot(bot: Bot, seed: int) -> EpsGreedy | Searcher:
+def make_bot(bot: Bot, seed: int) -> EpsGreedy | Searcher | PlackettLuce:
     kind, value = bot
     if kind in ("ismcts", "tree"):
         return Searcher(int(value), seed, model_opponents=kind == "ismcts")
+    if kind == "pl":
+        return PlackettLuce(value)
     return EpsGreedy(value, seed)
+
+
+def league_field(name: str, seed: int) -> tuple[Bot, ...]:
+    """The field a league plays: a fixed one, or one drawn from the league's seed (best
+    first; ties are drawn again, so the order is strict)."""
+    rng = random.Random(derived_seed(seed, "field"))
+    while name in DRAWN:
+        if name == "drawn":
+            bots = tuple(("eps", e) for e in sorted(round(rng.random(), 3) for _ in range(8)))
+        else:
+            bots = tuple(
+                ("pl", t) for t in sorted((rng.gauss(0, PL_SPREAD) for _ in range(8)), reverse=True)
+            )
+        if len(set(bots)) == len(bots):
+            return bots
+    return FIELDS[name]
 
 
 @dataclass
@@ -137,6 +180,7 @@ class Settings:
     rate_groups: bool
     games_per_bot: int
     field: tuple[Bot, ...]
+    field_name: str
     table_size: int
     seed: int
     sandwich: bool = False
@@ -147,6 +191,7 @@ class LeagueResult:
     settle: float  # games per bot; inf = never
     stops: dict[float, list[float]] = field(default_factory=dict)  # P -> [games, wrong]
     covered: dict[int, list[int]] = field(default_factory=dict)  # checkpoint -> [hits, n]
+    held: dict[int, float] = field(default_factory=dict)  # checkpoint -> intervals' mass
     p_bins: dict[int, list[list[float]]] = field(default_factory=dict)  # checkpoint -> [p, right]
     taus: dict[int, float] = field(default_factory=dict)  # games per bot -> Kendall tau
     joint_taus: dict[int, float] = field(default_factory=dict)  # ... of the joint order
@@ -165,7 +210,20 @@ def kendall_tau(order: list[int]) -> float:
     return concordant / (n * (n - 1) / 2)
 
 
-def play(game: Any, config: Any, seats: list[EpsGreedy | Searcher], table: Any) -> Any:
+@dataclass(frozen=True)
+class Places:
+    """A Plackett-Luce table's result, shaped as a game's (scores: places from the end)."""
+
+    ranks: list[int]
+    scores: list[int]
+
+
+def play(
+    game: Any, config: Any, seats: list[EpsGreedy | Searcher | PlackettLuce], table: Any
+) -> Any:
+    thetas = [bot.theta for bot in seats if isinstance(bot, PlackettLuce)]
+    if thetas:
+        return plackett_luce_places(thetas, random.Random(table.seed))
     if table.deal_group is not None:
         state = game.new_match_from_deal(config, game.deal(config, random.Random(table.seed)))
     else:
@@ -173,6 +231,19 @@ def play(game: Any, config: Any, seats: list[EpsGreedy | Searcher], table: Any) 
     while (seat := game.deciding(state)) is not None:
         game.apply(state, seats[seat].choose(game.observe(state, seat)), seat)
     return game.result(state)
+
+
+def plackett_luce_places(thetas: list[float], rng: random.Random) -> Places:
+    """Each place in turn to one of the seats still unplaced, with probability
+    proportional to exp(theta): the joint model's own assumption."""
+    left = list(range(len(thetas)))
+    ranks = [0] * len(thetas)
+    for place in range(1, len(thetas) + 1):
+        weights = [math.exp(thetas[seat]) for seat in left]
+        seat = rng.choices(left, weights)[0]
+        ranks[seat] = place
+        left.remove(seat)
+    return Places(ranks, [len(thetas) - rank for rank in ranks])
 
 
 def run_league(args: tuple[Settings, int]) -> LeagueResult:
@@ -183,7 +254,8 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
     names = [bot_name(b) for b in s.field]
     truth = {name: i for i, name in enumerate(names)}
     bots = {
-        n: make_bot(b, derived_seed(seed, "bot", n)) for n, b in zip(names, s.field, strict=True)
+        n: make_bot(b, derived_seed(seed, "bot", n))
+        for n, b in zip(names, league_field(s.field_name, seed), strict=True)
     }
     model = RatingModel(
         tau=s.tau,
@@ -256,6 +328,7 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
                 for b, low, high in zip(order, board.rank_low, board.rank_high, strict=True)
             )
             result.covered[games] = [hits, n]
+            result.held[games] = sum(board.held)
             # Each neighbour pair as the model sees it: the order it believes (p >= 0.5),
             # whether that is the board's or not, and whether that order is true.
             result.p_bins[games] = []
@@ -317,14 +390,19 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         + ", ".join(f"{g} games {t}" for g, t in joint_taus.items())
     )
     coverage: dict[int, float] = {}
+    held: dict[int, float] = {}
     calibration: dict[int, list[list[float]]] = {}
-    print("games/bot  coverage | p_above_next bins: mean p -> right (pairs)")
+    print(
+        "games/bot  coverage (the intervals' own probability) | "
+        "p_above_next bins: mean p -> right (pairs)"
+    )
     for point in CHECKPOINTS:
         h = sum(r.covered.get(point, [0, 0])[0] for r in results)
         t = sum(r.covered.get(point, [0, 0])[1] for r in results)
         if not t:
             continue
         coverage[point] = round(h / t, 4)
+        held[point] = round(sum(r.held.get(point, 0.0) for r in results) / t, 4)
         pairs = [p for r in results for p in r.p_bins.get(point, [])]
         cells = []
         calibration[point] = []
@@ -337,7 +415,7 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
                     f"[{low:.2f},{min(high, 1):.2f}) {mean_p:.3f}->{right:.3f} ({len(inside)})"
                 )
                 calibration[point].append([low, round(mean_p, 4), round(right, 4), len(inside)])
-        print(f"  {point:>4}   {h / t:.3f}   | " + "  ".join(cells))
+        print(f"  {point:>4}   {h / t:.3f} ({held[point]:.3f}) | " + "  ".join(cells))
     all_pairs = [p for r in results for bins in r.p_bins.values() for p in bins]
     overall = []
     for low, high in P_BINS:
@@ -412,6 +490,7 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         "kendall_tau": taus,
         "kendall_tau_joint_order": joint_taus,
         "rank_interval_coverage": coverage,
+        "rank_interval_probability": held,
         "p_above_next_calibration": overall,
         "stop_rule": stops,
         "least_pair_meetings": least,
@@ -454,7 +533,9 @@ def main() -> None:
         help="eps: greedy with random moves at 8 rates; budgets: ismcts at 200, 100 and 50 "
         "iterations above greedy and four eps bots; search: ismcts at 200, 100, 50 and 25 "
         "iterations above greedy; tree: the search with every seat in its tree at 400, 200, "
-        "100, 50 and 25 iterations",
+        "100, 50 and 25 iterations; close: eps .30 to .65, 5 points apart; drawn: eps "
+        "drawn for each league; pl-even, pl-drawn: no game, places drawn from the joint "
+        "model itself (bots 0.1 apart, or drawn for each league)",
     )
     parser.add_argument(
         "--covariance",
@@ -474,6 +555,7 @@ def main() -> None:
         rate_groups=args.rate_groups,
         games_per_bot=args.games_per_bot,
         field=FIELDS[args.field],
+        field_name=args.field,
         table_size=4,
         seed=args.seed,
         sandwich=args.covariance == "sandwich",

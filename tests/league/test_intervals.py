@@ -8,12 +8,13 @@ import itertools
 import math
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.league.intervals import rank_intervals
-from arena.league.joint import Outcomes, fit, ranked
+from arena.league.joint import Outcomes, fit, ranked, shortest_rank_runs
 from arena.store.outcomes import outcomes_of
 
 ranks_of_a_match = st.lists(st.integers(min_value=1, max_value=4), min_size=2, max_size=5).map(
@@ -214,3 +215,36 @@ def test_figures_do_not_depend_on_how_the_board_lists_the_bots() -> None:
     by_bot = dict(zip(order, zip(first.rank_low, first.rank_high, strict=True), strict=True))
     again = dict(zip(swapped, zip(second.rank_low, second.rank_high, strict=True), strict=True))
     assert by_bot == again
+
+
+def test_a_leader_first_in_96_percent_of_draws_is_shown_first_alone() -> None:
+    """Equal tails would cut 2.5% from each side and show 1..2 (holding 100%); the
+    shortest run holding 95% is rank 1 alone."""
+    first = [[0, 1]] * 96 + [[1, 0]] * 4
+    low, high, held = shortest_rank_runs(np.array(first), 0.95)
+    assert (low[0], high[0], held[0]) == (1, 1, 0.96)
+    assert (low[1], high[1], held[1]) == (2, 2, 0.96)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 7).flatmap(
+        lambda n: st.lists(st.permutations(range(n)), min_size=1, max_size=60)
+    ),
+    st.sampled_from([0.5, 0.9, 0.95, 0.99]),
+)
+def test_rank_runs_are_the_shortest_that_hold_the_level(
+    draws: list[list[int]], level: float
+) -> None:
+    ranks = np.array(draws)
+    n = ranks.shape[1]
+    low, high, held = shortest_rank_runs(ranks, level)
+    for bot in range(n):
+        column = ranks[:, bot]
+        inside = np.mean((column >= low[bot] - 1) & (column <= high[bot] - 1))
+        assert 1 <= low[bot] <= high[bot] <= n
+        assert held[bot] == inside >= level - 1e-12
+        width = high[bot] - low[bot]  # one rank fewer than the run
+        for start in range(n - width + 1):
+            shorter = np.mean((column >= start) & (column < start + width))
+            assert shorter < level - 1e-12
