@@ -487,6 +487,7 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
     )
     return {
         "games_per_bot_to_settle": median,
+        "settled_by_league": [None if math.isinf(x) else x for x in settles],
         "kendall_tau": taus,
         "kendall_tau_joint_order": joint_taus,
         "rank_interval_coverage": coverage,
