@@ -162,7 +162,6 @@ def test_no_fluxx_replay_has_a_seat_handing_a_card_to_itself() -> None:
         while (seat := game.deciding(state)) is not None:
             game.apply_legal(state, rng.choice(list(game.observe(state, seat).legal)))
         text = "\n".join(
-            fx_text.describe_event(v, names)
-            for v in fx_events.views(list(game.events(state)), None)
+            fx_text.describe_event(v, names) for v in fx_events.views(state.events, None)
         )
         assert not re.search(r"\b(\w) (hands|gives) .* to \1\b", text), seed

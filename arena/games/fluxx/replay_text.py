@@ -70,8 +70,8 @@ END_WORDS: Final = {
 
 
 def end_words(reason: str) -> str:
-    """Why a game ended, in words (an unknown reason as given)."""
-    return END_WORDS.get(reason, reason)
+    """Why a game ended, in words (an unknown reason spelled out)."""
+    return END_WORDS.get(reason) or words.spelled_out(reason)
 
 
 _TEMPLATES = {
