@@ -135,6 +135,12 @@ def listed(parts: list[str], *, empty: str = "nothing") -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def spelled_out(identifier: str) -> str:
+    """An identifier that has no words of its own, as readable text: "score_limit" →
+    "score limit" ("" → "unknown")."""
+    return identifier.replace("_", " ").strip() or "unknown"
+
+
 def duration(ms: float) -> str:
     """A time as people read it: "340 ms", "1.7 s", "42 s", "2 min 5 s"."""
     if ms < 1000:

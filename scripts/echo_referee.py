@@ -22,7 +22,7 @@ class EchoReferee:
     async def start(self) -> str | None:
         return None
 
-    async def play(self, job: Any) -> Any:
+    async def play(self, job: Any, live: Any = None) -> Any:
         return self.answer
 
     def report(self) -> ExecutorReport:

@@ -23,6 +23,8 @@ from enum import Enum
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from arena.words import spelled_out
+
 if TYPE_CHECKING:  # annotations only: importing a game's engine needs no protobuf
     from arena.v1 import bot_pb2
 
@@ -353,6 +355,13 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
     def action_text(self, action: ActionT) -> str:
         """An action in words (fault details, replays)."""
         return str(action)
+
+    def end_words(self, reason: str) -> str:
+        """Why a match ended (a ``GameResult.end_reason`` of this game) in words people
+        read, for pages ("a hand is empty"); records and APIs keep the identifier. Any
+        string is taken: one the game does not know reads as the identifier spelled out
+        (``arena.words.spelled_out``)."""
+        return spelled_out(reason)
 
     # JSON and replays.
     @abstractmethod

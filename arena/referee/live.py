@@ -6,10 +6,11 @@ watcher rebuilds the match from its start up to the actions older than the organ
 delay, and is shown only the game's public view of it (``Board.public_view``: what every
 seat may see), never a seat's own hand.
 
-``WATCHABLE`` holds this process's watchable matches by id: the referee that plays them
-registers them (``arena serve``'s, when its matches run on its own event loop) and the
-web app of the same process reads them. Matches run by worker processes or Ray register
-in those processes, where no web app looks: they show as in play, without a board.
+``WATCHABLE`` holds this process's watchable matches by id: ``arena serve``'s ladder
+registers each match it starts while its web app lets people follow them, and the web
+app of the same process reads them. A match its executor plays elsewhere (a worker
+process, a Ray actor) is logged there and its log relayed back, codes and ages only
+(``arena.league.executors.live_relay``): the seed and every state stay where they were.
 """
 
 from __future__ import annotations
@@ -45,6 +46,17 @@ class LiveLog:
         """The action ``code`` was applied at ``at``."""
         self.times.append(at)
         self.codes.append(code)
+
+    def taken_ago(self, now: float, ages: Sequence[float], codes: Sequence[int]) -> None:
+        """Actions relayed from another process: each ``codes[i]`` was applied
+        ``ages[i]`` seconds before ``now`` (this process's clock: another machine's
+        clock is never compared with it). A relay's transit only makes an action look
+        later, so a watcher's delay is never cut short; times stay in order."""
+        last = self.times[-1] if self.times else float("-inf")
+        for age, code in zip(ages, codes, strict=True):
+            last = max(last, now - age)
+            self.times.append(last)
+            self.codes.append(code)
 
     def __len__(self) -> int:
         return len(self.codes)

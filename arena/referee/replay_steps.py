@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games import (
+    AnyGame,
     CapabilityMissingError,
     board_of,
     fault_words,
@@ -64,7 +65,7 @@ def replay_step(lines: list[dict[str, Any]], step: int, seat: int | None) -> dic
                 "names": names,
                 **moment,
                 "decision": _decision(line, names, taken),
-                "result": _result(lines[-1]) if action is None else None,
+                "result": _result(game, lines[-1]) if action is None else None,
             }
     except CapabilityMissingError:
         raise
@@ -96,10 +97,12 @@ def _decision(
     }
 
 
-def _result(line: dict[str, Any]) -> dict[str, Any]:
+def _result(game: AnyGame, line: dict[str, Any]) -> dict[str, Any]:
+    reason = str(line.get("end_reason", ""))
     return {
         "ranks": line["ranks"],
         "scores": line["scores"],
         "forfeited": line["forfeited"],
-        "end_reason": line.get("end_reason", ""),
+        "end_reason": reason,
+        "end_words": game.end_words(reason),
     }

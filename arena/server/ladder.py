@@ -54,7 +54,7 @@ import logging
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final
@@ -68,6 +68,7 @@ from arena.league.results import match_id
 from arena.referee import SeatOutcome
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello
+from arena.referee.live import WATCHABLE, LiveLog, LiveMatch
 from arena.store import Store
 from arena.store.registry import (
     MAX_REASON,
@@ -230,6 +231,10 @@ class Ladder:
             ]
         )
         self.running: dict[str, RunningMatch] = {}
+        self.followed = False
+        """Whether people may follow its matches as they are played (``arena serve``'s
+        web app sets it): each match is then registered in ``WATCHABLE`` with a live log,
+        fed wherever the executor plays it."""
         self.active_bots = 0
         self._looked = False
         """The scheduler has looked at the bots once (until then the status is
@@ -701,7 +706,8 @@ class Ladder:
                 ladder=self.config.ladder,
                 game_json=self._game_json,
             )
-            outcome: ServedOutcome = await self.executor.play(job)
+            with self._watched(job, names) as live:
+                outcome: ServedOutcome = await self.executor.play(job, live)
             if outcome.void is not None:
                 self._short_of(
                     outcome.void,
@@ -727,6 +733,18 @@ class Ladder:
             if task is not None:
                 self._tasks.discard(task)
             self.wake()
+
+    @contextlib.contextmanager
+    def _watched(self, job: ServedMatch, names: Sequence[str]) -> Iterator[LiveLog | None]:
+        """The match's live log while it is played, watchable by the web app in this
+        process (None: nobody follows matches live here). Dropped when the match ends."""
+        if not self.followed:
+            yield None
+            return
+        match = LiveMatch(job.match_id, self.game, job.config, job.seed, None, tuple(names),
+                          time.time())  # fmt: skip
+        with WATCHABLE.playing(match) as log:
+            yield log
 
     def _halt(self, why: str) -> None:
         """Start no more matches in this run, and say so once: else every match would

@@ -15,7 +15,6 @@ backoff for minutes, and the pool's health record of the endpoint counted the br
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +24,7 @@ from arena.league.results import finished_match
 from arena.referee import MatchSpec, RemoteSeat, SeatOutcome, run_match, seats_ended
 from arena.referee.channels import CHANNEL_GRACE_S, ChannelPool
 from arena.referee.faults import FaultKind
-from arena.referee.live import WATCHABLE, LiveMatch
+from arena.referee.live import LiveLog
 from arena.store.rows import HeldMatch
 
 from .headroom import Headroom, Shortage
@@ -97,27 +96,25 @@ class ServedReferee:
     async def start(self) -> str | None:
         return None  # the ladder Hellos each table's bots before every match
 
-    async def play(self, job: ServedMatch) -> ServedOutcome:
-        game = get_game(job.game)
-        names = tuple(name for name, _ in job.seats)
-        watched = LiveMatch(job.match_id, game, job.config, job.seed, None, names, time.time())
-        with WATCHABLE.playing(watched) as live:
-            spec = MatchSpec(
-                match_id=job.match_id,
-                config=job.config,
-                game=game,
-                seed=job.seed,
-                deadline_ms=job.deadline_ms,
-                max_strikes=job.max_strikes,
-                connect_timeout_s=job.connect_timeout_s,
-                live=live,
-            )
-            seats = [
-                RemoteSeat(name, self.pool.get(endpoint), max_reply_bytes=job.max_reply_bytes)
-                for name, endpoint in job.seats
-            ]
-            started = self.headroom.now()
-            outcome = await run_match(spec, seats)
+    async def play(self, job: ServedMatch, live: LiveLog | None = None) -> ServedOutcome:
+        """Play ``job``; its applied actions go to ``live`` if given (the ladder's log,
+        or on a worker the relay's)."""
+        spec = MatchSpec(
+            match_id=job.match_id,
+            config=job.config,
+            game=get_game(job.game),
+            seed=job.seed,
+            deadline_ms=job.deadline_ms,
+            max_strikes=job.max_strikes,
+            connect_timeout_s=job.connect_timeout_s,
+            live=live,
+        )
+        seats = [
+            RemoteSeat(name, self.pool.get(endpoint), max_reply_bytes=job.max_reply_bytes)
+            for name, endpoint in job.seats
+        ]
+        started = self.headroom.now()
+        outcome = await run_match(spec, seats)
         # The ladder frees the bots' stream slots when this returns: once their streams
         # have ended (a bot may still be busy with this match until then).
         await seats_ended(seats)

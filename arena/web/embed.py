@@ -37,6 +37,7 @@ async def start_web(
     (``/live``), that far behind play; None: they may not."""
     config = arena.ladder.config
     ladder = arena.ladder
+    ladder.followed = watch_delay_s is not None
     room = None
     shown = {config.ladder}
     if play:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from arena.games import UnknownGameError, get
+from arena.words import spelled_out
 
 _PLAYERS: Final = re.compile(r"([1-9][0-9]?)p")
 
@@ -47,6 +48,17 @@ def label(ladder: str) -> LadderLabel:
     if not (league and game and preset and players):
         return LadderLabel(ladder, "", "", ladder, "", 0)
     return LadderLabel(ladder, league, game, _title(game), preset, int(players.group(1)))
+
+
+def ended(reason: str, ladder: str) -> str:
+    """Why a match of ``ladder`` ended, in its game's words (``Game.end_words``); a
+    ladder whose game this arena cannot name or load reads the identifier spelled out.
+    Pages show these words; links, filters and JSON keep the identifier."""
+    game = label(ladder).game
+    try:
+        return get(game).end_words(reason) if game else spelled_out(reason)
+    except (UnknownGameError, ValueError, ImportError):  # a family game it cannot resolve
+        return spelled_out(reason)
 
 
 def _title(game: str) -> str:

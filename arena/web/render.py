@@ -19,6 +19,7 @@ from arena.games import UnknownGameError, get
 from arena.text import shown
 
 from . import assets
+from .ladders import ended
 
 GAME_BOARD_PREFIX = "game/"
 """Templates named ``game/NAME/board.html`` are the game NAME's board fragment, which its
@@ -72,6 +73,7 @@ def environment() -> Environment:
     env.filters["num"] = lambda value, places=2: f"{value:.{places}f}"
     env.filters["when"] = when
     env.filters["iso"] = iso
+    env.filters["ended"] = ended
     env.globals["static_url"] = assets.url
     env.globals["board_css_url"] = assets.board_css_url
     return env

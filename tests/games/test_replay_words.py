@@ -6,6 +6,7 @@ and name; a seat's text replay still shows only what that seat saw."""
 from __future__ import annotations
 
 import json
+import random
 import re
 
 from arena import words
@@ -13,6 +14,7 @@ from arena.games import conformance_kit as kit
 from arena.games.abluxxen import replay_text as abx_text
 from arena.games.abluxxen.game import GAME as ABLUXXEN
 from arena.games.decision_words import decision_line, fault_words, took
+from arena.games.fluxx import events as fx_events
 from arena.games.fluxx import replay_text as fx_text
 from arena.games.fluxx.actions import give_war, seat
 from arena.games.fluxx.card_text import TEXT
@@ -124,3 +126,42 @@ def test_fluxx_choices_name_seats_by_number_and_name() -> None:
     pick = seat(1)
     assert choice_label(pick, ["you", "r"]) == "Choose seat 1 (r)"
     assert fx_text.end_words("goal") == "a Goal is met"
+
+
+def test_a_fluxx_seat_dealing_itself_its_share_keeps_it() -> None:
+    # Everybody Gets 1: the active seat deals the pool starting with its own share, an
+    # "allot" and then a "give" from the seat to itself ("b hands The Sun to b" before).
+    names = ["a", "b", "you"]
+    sun = NAMES.index("The Sun")
+    own = {"type": "allot", "seat": 1, "recipient": 1, "card": sun}
+    assert fx_text.describe_event(own, names) == "b keeps The Sun as b's own share"
+    assert fx_text.describe_event({**own, "seat": 2, "recipient": 2}, names) == (
+        "you keep The Sun as your own share"
+    )
+    hidden = {"type": "allot", "seat": 1, "recipient": 1}  # as another seat sees it
+    assert fx_text.describe_event(hidden, names) == "b keeps a hidden card as b's own share"
+    other = {"type": "allot", "seat": 1, "recipient": 2, "card": sun}
+    assert fx_text.describe_event(other, names) == "b hands The Sun to you"
+    given = {"type": "give", "from_seat": 1, "to_seat": 1, "cards": [sun],
+             "reason": "everybody_gets_1"}  # fmt: skip
+    assert fx_text.describe_event(given, names) == (
+        "b takes The Sun into b's hand (Everybody Gets 1)"
+    )
+    assert fx_text.describe_event({**given, "to_seat": 0}, names) == (
+        "b gives The Sun to a (Everybody Gets 1)"
+    )
+
+
+def test_no_fluxx_replay_has_a_seat_handing_a_card_to_itself() -> None:
+    game = FLUXX
+    config = game.make_config(3)
+    names = ["a", "b", "c"]
+    for seed in range(40):
+        state = game.new_match(config, random.Random(seed))
+        rng = random.Random(seed)
+        while (seat := game.deciding(state)) is not None:
+            game.apply_legal(state, rng.choice(list(game.observe(state, seat).legal)))
+        text = "\n".join(
+            fx_text.describe_event(v, names) for v in fx_events.views(state.events, None)
+        )
+        assert not re.search(r"\b(\w) (hands|gives) .* to \1\b", text), seed

@@ -35,7 +35,7 @@ class _EchoReferee:
     async def start(self) -> str | None:
         return None
 
-    async def play(self, job: Any) -> Any:
+    async def play(self, job: Any, live: Any = None) -> Any:
         return ("played", job)
 
     def report(self) -> ExecutorReport:
@@ -88,7 +88,7 @@ def test_a_connection_without_the_token_is_closed_unread() -> None:
         # The listener is still there for the head, which then plays as usual.
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(TOKEN + frames.encode(("start", _EchoRecipe())))
-        writer.write(frames.encode(("play", 1, "t1")))
+        writer.write(frames.encode(("play", 1, "t1", False)))
         assert await frames.read(reader) == ("started", None)
         assert await frames.read(reader) == ("done", 1, ("played", "t1"))
         writer.write(frames.encode(("stop",)))

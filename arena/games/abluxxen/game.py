@@ -27,7 +27,7 @@ from .engine import apply, apply_unchecked, new_game, new_game_from_decks, shuff
 from .greedy import GreedyPolicy
 from .observation import Observation, observe
 from .options import DEFAULT_PRESET, PRESETS, GameConfig, make_config
-from .replay_text import replay_lines
+from .replay_text import deal_end_words, replay_lines
 from .resample import determinize
 from .serialize import GameRecord, record_of, replay, state_from_json, state_to_json
 from .state import MatchResult, State, check_invariants
@@ -248,6 +248,10 @@ class Abluxxen(Game[GameConfig, State, Observation, Action]):
     ) -> Iterator[str]:
         """Events and decisions in words."""
         return replay_lines(record, decisions, names, seat)
+
+    def end_words(self, reason: str) -> str:
+        """How the last deal ended ("a hand is empty"): the match's end reason."""
+        return deal_end_words(reason)
 
     def rating_defaults(self, preset: str, players: int) -> RatingDefaults:
         """Ties depend on the tie-break of the preset (not measurably on the table size:

@@ -38,8 +38,8 @@ DEAL_END_WORDS: Final = {
 
 
 def deal_end_words(reason: str) -> str:
-    """Why a deal ended, in words (an unknown reason as given)."""
-    return DEAL_END_WORDS.get(reason, reason)
+    """Why a deal ended, in words (an unknown reason spelled out)."""
+    return DEAL_END_WORDS.get(reason) or words.spelled_out(reason)
 
 
 _TEMPLATES = {

@@ -29,7 +29,7 @@ from .engine import apply, apply_unchecked, new_game, new_game_from_seed
 from .greedy import GreedyPolicy, standings
 from .observation import Observation, observe
 from .options import DEFAULT_PRESET, PRESETS, GameConfig, make_config, preset_of
-from .replay_text import replay_lines
+from .replay_text import end_words, replay_lines
 from .resample import determinize, resample_hidden
 from .serialize import GameRecord, record_of, replay, state_from_json, state_to_json
 from .state import Result, State, check_invariants
@@ -246,6 +246,10 @@ class Fluxx(Game[GameConfig, State, Observation, Action]):
     ) -> Iterator[str]:
         """Events and decisions in words."""
         return replay_lines(record, decisions, names, seat)
+
+    def end_words(self, reason: str) -> str:
+        """Why the game ended ("a Goal is met")."""
+        return end_words(reason)
 
     def rating_defaults(self, preset: str, players: int) -> RatingDefaults:
         """§12 ranks the winner 1st and every other seat 2nd, tied; a capped game ties

@@ -70,8 +70,8 @@ END_WORDS: Final = {
 
 
 def end_words(reason: str) -> str:
-    """Why a game ended, in words (an unknown reason as given)."""
-    return END_WORDS.get(reason, reason)
+    """Why a game ended, in words (an unknown reason spelled out)."""
+    return END_WORDS.get(reason) or words.spelled_out(reason)
 
 
 _TEMPLATES = {
@@ -89,7 +89,9 @@ _TEMPLATES = {
     "taxes_keep": "{seat:keeps} Taxes and Money",
     "another_turn": "{seat:will} take another turn",
     "allot": "{seat:hands} {card} to {recipient}",
+    "allot_self": "{seat:keeps} {card} as {seat:'s} own share",
     "give": "{from_seat:gives} {cards} to {to_seat} ({reason})",
+    "give_self": "{from_seat:takes} {cards} into {from_seat:'s} hand ({reason})",
     "mark": "{seat:picks} {card} ({reason})",
     "rotate": "{seat:rotates} the hands {direction}",
     "trade": "{seat:trades} hands with {other}",
@@ -124,8 +126,21 @@ def describe_event(view: dict[str, Any], names: Sequence[str]) -> str:
     kind = str(view["type"])
     if kind == "discard" and view.get("seat", 0) < 0:
         kind = "discard_centre"
+    elif _to_itself(view):
+        kind += "_self"
     template = _TEMPLATES.get(kind, kind)
     return template.format(**fields)
+
+
+def _to_itself(view: dict[str, Any]) -> bool:
+    """Whether a seat hands a card to itself: under Everybody Gets 1 the active seat
+    deals the pool round the table starting with its own share ("allot", then "give"),
+    which reads "you keep ..." rather than "you hand ... to you"."""
+    if view["type"] == "allot":
+        return bool(view.get("seat") == view.get("recipient"))
+    if view["type"] == "give":
+        return bool(view.get("from_seat") == view.get("to_seat"))
+    return False
 
 
 def replay_lines(

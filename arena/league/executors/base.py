@@ -16,6 +16,8 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena.referee.live import LiveLog
+
 from ..config import EXECUTORS
 
 __all__ = [
@@ -58,8 +60,9 @@ class Referee(Protocol):
     async def start(self) -> str | None:
         """Get ready (start managed bots, Hello them); why it could not, or None."""
 
-    async def play(self, job: Any) -> Any:
-        """Play one job (a scheduled table, a served match) to its result."""
+    async def play(self, job: Any, live: LiveLog | None = None) -> Any:
+        """Play one job (a scheduled table, a served match) to its result; each action
+        applied is appended to ``live`` if given (``arena.referee.live``)."""
 
     def report(self) -> ExecutorReport:
         """Its managed bots' restarts and last words."""
@@ -89,8 +92,9 @@ class Executor(abc.ABC):
         """Start the workers and their referees (ExecutorError if that fails)."""
 
     @abc.abstractmethod
-    async def play(self, job: Any) -> Any:
-        """Play one job to its result."""
+    async def play(self, job: Any, live: LiveLog | None = None) -> Any:
+        """Play one job to its result; its applied actions go to ``live`` (if given) in
+        this process, wherever the job is played (``live_relay``)."""
 
     @abc.abstractmethod
     async def stop(self) -> ExecutorReport:
@@ -111,8 +115,8 @@ class LocalExecutor(Executor):
         if error is not None:
             raise ExecutorError(error)
 
-    async def play(self, job: Any) -> Any:
-        return await self.referee.play(job)
+    async def play(self, job: Any, live: LiveLog | None = None) -> Any:
+        return await self.referee.play(job, live)
 
     async def stop(self) -> ExecutorReport:
         report = self.referee.report()

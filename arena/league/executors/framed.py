@@ -1,5 +1,6 @@
 """The head's end of a worker that speaks ``frames``: tables out, finished matches back,
-each numbered, many in flight over one pair of streams.
+each numbered, many in flight over one pair of streams; and the live logs of watched
+matches (``live_relay``), appended to the head's own.
 
 ``processes`` (a worker process's pipes) and ``ray`` (a TCP connection to an actor) differ
 only in how the streams are opened and how a worker's end is told; the routing of
@@ -12,7 +13,10 @@ import abc
 import asyncio
 import contextlib
 import itertools
+import time
 from typing import Any, Protocol
+
+from arena.referee.live import LiveLog
 
 from . import frames
 from .base import ExecutorError, ExecutorReport, Recipe, WorkerLostError
@@ -39,6 +43,8 @@ class FramedWorker(WorkerHandle):
         super().__init__(name)
         self._jobs = itertools.count()
         self._waiting: dict[int, asyncio.Future[Any]] = {}
+        self._live: dict[int, LiveLog] = {}
+        """The head's logs of the watched jobs in play, by number."""
         self._writer: FrameWriter | None = None
         self._reader: asyncio.Task[None] | None = None
         self._started: asyncio.Future[str | None] | None = None
@@ -100,6 +106,8 @@ class FramedWorker(WorkerHandle):
                 self._started.set_result(message[1])
             elif kind == "stopped" and self._stopped is not None:
                 self._stopped.set_result(message[1])
+            elif kind == "live":
+                self._relayed(message[1])
             elif kind in ("done", "failed"):
                 waiter = self._waiting.pop(message[1], None)
                 if waiter is None or waiter.done():
@@ -110,6 +118,15 @@ class FramedWorker(WorkerHandle):
                     waiter.set_exception(
                         RuntimeError(f"worker {self.name} failed a match:\n{message[2]}")
                     )
+
+    def _relayed(self, batch: list[tuple[int, Any, Any]]) -> None:
+        """Append a worker's relayed actions to the logs of the jobs still in play (a
+        job that has ended has no log any more: its last actions are not needed)."""
+        now = time.monotonic()
+        for number, ages, codes in batch:
+            log = self._live.get(number)
+            if log is not None:
+                log.taken_ago(now, ages, codes)
 
     async def _lose_all(self) -> None:
         await self._lost()
@@ -130,14 +147,17 @@ class FramedWorker(WorkerHandle):
             await self.kill()
         return WorkerLostError(self._why())
 
-    async def play(self, job: Any) -> Any:
+    async def play(self, job: Any, live: LiveLog | None = None) -> Any:
         number = next(self._jobs)
         waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting[number] = waiter
+        if live is not None:
+            self._live[number] = live
         try:
-            self._send(("play", number, job))
+            self._send(("play", number, job, live is not None))
         except (ConnectionError, WorkerLostError):
             self._waiting.pop(number, None)
+            self._live.pop(number, None)
             raise await self._lost() from None
         try:
             return await waiter
@@ -149,6 +169,7 @@ class FramedWorker(WorkerHandle):
             raise
         finally:
             self._waiting.pop(number, None)
+            self._live.pop(number, None)
 
     async def stop(self) -> ExecutorReport:
         assert self._stopped is not None

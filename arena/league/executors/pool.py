@@ -16,6 +16,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from arena.referee.live import LiveLog
+
 from .base import Executor, ExecutorError, ExecutorReport, Recipe, WorkerLostError
 
 log = logging.getLogger("arena.league")
@@ -36,8 +38,9 @@ class WorkerHandle(abc.ABC):
         WorkerLostError if the worker dies)."""
 
     @abc.abstractmethod
-    async def play(self, job: Any) -> Any:
-        """Play a job on this worker (WorkerLostError if it dies first)."""
+    async def play(self, job: Any, live: LiveLog | None = None) -> Any:
+        """Play a job on this worker (WorkerLostError if it dies first), its actions
+        relayed to ``live`` if given."""
 
     @abc.abstractmethod
     async def stop(self) -> ExecutorReport:
@@ -73,7 +76,7 @@ class PoolExecutor(Executor):
             await self._kill_all()
             raise
 
-    async def play(self, job: Any) -> Any:
+    async def play(self, job: Any, live: LiveLog | None = None) -> Any:
         while True:
             alive = [w for w in self.workers if w.alive]
             if not alive:
@@ -84,7 +87,7 @@ class PoolExecutor(Executor):
             worker = min(alive, key=lambda w: w.in_play)
             worker.in_play += 1
             try:
-                return await worker.play(job)
+                return await worker.play(job, live)
             except WorkerLostError as lost:
                 self._lose(worker, str(lost))
                 self.report.replayed += 1

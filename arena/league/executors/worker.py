@@ -9,9 +9,10 @@ record, exactly as the store will keep it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from arena.referee import MatchSpec, run_match, seats_ended
+from arena.referee.live import LiveLog
 from arena.store.rows import HeldMatch
 
 from ..config import LeagueConfig
@@ -39,13 +40,14 @@ class MatchWorker:
             return str(error)
         return None
 
-    async def play(self, table: Table) -> HeldMatch:
-        """Play one table; bot faults are in the result, never raised."""
+    async def play(self, table: Table, live: LiveLog | None = None) -> HeldMatch:
+        """Play one table; bot faults are in the result, never raised (``live``: where
+        its applied actions go, if anyone follows it)."""
         seats = [
             await self.entrants.seat(name, derived_seed(table.seed, table.index, s))
             for s, name in enumerate(table.seats)
         ]
-        outcome = await run_match(self.spec(table), seats)
+        outcome = await run_match(replace(self.spec(table), live=live), seats)
         if self.config.bot_streams > 0:
             # A capped bot's slot is free once its stream has ended, not when MatchOver
             # was sent: it may still be busy with this match, and a cap of one means one.
