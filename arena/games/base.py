@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from importlib import resources
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:  # annotations only: importing a game's engine needs no protobuf
@@ -268,6 +269,10 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
     """The game's protobuf encoding."""
     policies: Mapping[str, PolicyFactory]
     """Built-in in-process policies by name (``random`` at least)."""
+    unavailable_policies: Mapping[str, str] = MappingProxyType({})
+    """Built-ins other games of the family offer that this one cannot, by name, with
+    why (an OpenSpiel game whose hidden state cannot be drawn has no ``ismcts``): a
+    request for one is refused with the reason (``policies.registry.missing_builtin``)."""
     has_deals: bool = False
     """Whether a match is several deals (``--deals``) and can replay one deal at other
     tables (duplicate)."""

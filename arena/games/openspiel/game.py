@@ -16,7 +16,14 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
-from arena.games.base import Game, InvalidOptionsError, PolicyFactory, RatingDefaults
+from arena.games.base import (
+    CapabilityMissingError,
+    Game,
+    InvalidOptionsError,
+    PolicyFactory,
+    RatingDefaults,
+)
+from arena.policies.ismcts import SearchFactory
 from arena.policies.random_policy import RandomPolicy
 
 from .board import BOARD
@@ -28,6 +35,7 @@ from .ratings import measured_draw_rate
 from .resample import resample_state
 from .result import OpenSpielResult, result_of
 from .wire import OpenSpielWire
+from .witness import witness_refusal
 
 PRESET: Final = "standard"
 """The one preset: the rules the game string names (variants are other game strings)."""
@@ -35,8 +43,16 @@ MAX_TABLE: Final = 10
 """The largest table offered where OpenSpiel allows more (crazy_eights: 15)."""
 
 
-def _policies() -> dict[str, PolicyFactory]:
-    return {"random": RandomPolicy}
+SEARCH: Final = "ismcts"
+"""The generic search's built-in name (``arena/policies/ismcts.py``)."""
+
+
+def _policies(name: str, searchable: bool) -> dict[str, PolicyFactory]:
+    """``random`` always; ``ismcts`` where a seat's observation carries a witness."""
+    policies: dict[str, PolicyFactory] = {"random": RandomPolicy}
+    if searchable:
+        policies[SEARCH] = SearchFactory(name)
+    return policies
 
 
 class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
@@ -65,8 +81,16 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
         first = default if default in self.table_sizes else self.table_sizes[0]
         self.check_tables = ((first, PRESET),)
         self.wire = OpenSpielWire(spec)
-        self.policies = _policies()
+        # Sequential games are their own turn-based form: ``loaded`` serves the probe.
+        self._search_refusal = witness_refusal(loaded)
+        self._perfect = (
+            game_type.information == self._pyspiel.GameType.Information.PERFECT_INFORMATION
+        )
+        self.policies = _policies(self.name, self._search_refusal is None)
+        if self._search_refusal is not None:
+            self.unavailable_policies = {SEARCH: self._search_refusal}
         self._loaded: dict[str, Any] = {}
+        self._witness_states: dict[tuple[str, tuple[int, ...]], Any] = {}
         self._views: dict[str, Views] = {}
 
     # -- tables --------------------------------------------------------------------
@@ -160,7 +184,10 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
     def observe(self, state: MatchState, seat: int) -> Observation:
         """OpenSpiel's observer for ``seat``, and its legal actions when it decides."""
         string = state.config.game_string
-        return observe(string, self._views[string], state.state, seat)
+        witnessed = (
+            self._loaded[string] if state.witnessed and self._search_refusal is None else None
+        )
+        return observe(string, self._views[string], state.state, seat, witnessed)
 
     def apply(self, state: MatchState, action: object, seat: int | None = None) -> None:
         """Checked: ValueError for a seat out of turn, a non-id or an illegal id."""
@@ -331,3 +358,53 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
             self._game_of(state.config), state.state, seat, self._views[string], rng
         )
         return MatchState(state.config, state.seed, twin, state.decisions)
+
+    def determinize(self, obs: Observation, rng: random.Random) -> MatchState:
+        """A world for a search: the observation's witness replayed, then (imperfect
+        information) what the seat may not know drawn anew by OpenSpiel's
+        ``resample_from_infostate`` with ``rng``; later chance outcomes from a seed
+        drawn from ``rng``. Reads the observation only (``witness``)."""
+        if obs.history is None:
+            why = self._search_refusal or "the observation carries no witness history"
+            raise CapabilityMissingError(f"{self.name} offers no determinize: {why}")
+        config = self.make_config(int(self._pyspiel.load_game(obs.game).num_players()))
+        if config.game_string != obs.game:
+            raise ValueError(f"the observation is of {obs.game}, not of a table of {self.name}")
+        state = self._witness_state(config, obs).clone()
+        if not self._perfect:
+            state = state.resample_from_infostate(obs.seat, rng.random)
+        decisions = sum(1 for step in state.full_history() if step.player >= 0)
+        return MatchState(config, rng.getrandbits(63), state, decisions, witnessed=False)
+
+    def _witness_state(self, config: OpenSpielConfig, obs: Observation) -> Any:
+        """The state the witness leads to, replayed once per witness (checked: every
+        step legal, the seat deciding, its knowledge the observation's)."""
+        assert obs.history is not None
+        key = (config.game_string, obs.history)
+        cached = self._witness_states.get(key)
+        if cached is not None:
+            return cached
+        state = self._game_of(config).new_initial_state()
+        for action in obs.history:
+            legal = (
+                [a for a, _ in state.chance_outcomes()]
+                if state.is_chance_node()
+                else state.legal_actions()
+            )
+            if state.is_terminal() or action not in legal:
+                raise ValueError(f"the witness history does not fit {obs.game}")
+            state.apply_action(action)
+        views = self._views[config.game_string]
+        if (
+            state.is_terminal()
+            or state.is_chance_node()
+            or int(state.current_player()) != obs.seat
+            or (
+                views.information_state
+                and state.information_state_string(obs.seat) != obs.information_state
+            )
+        ):
+            raise ValueError(f"the witness history does not lead to seat {obs.seat}'s decision")
+        self._witness_states.clear()  # one decision's worth: a search asks for one witness
+        self._witness_states[key] = state
+        return state
