@@ -435,6 +435,13 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
         raise CapabilityMissingError(f"{self.title} offers no determinize")
 
     # Search (arena/policies/ismcts.py): optional judgements of a match not yet over.
+    def playout_view(self, state: StateT, seat: int) -> ObsT:
+        """What a search hands the game's playout policy (and reads the legal actions
+        from) in the worlds it samples: by default ``observe``. A game whose playout
+        policy reads only ``legal`` may give just that and spare the search the cost of
+        its views (OpenSpiel's observers cost 20-130 us, its legal actions 1 us)."""
+        return self.observe(state, seat)
+
     def standings(self, state: StateT) -> Sequence[float] | None:
         """Optional: per seat, how well it stands now (higher is better; only the order
         between seats counts), so a search can judge a playout it cuts short. None (the

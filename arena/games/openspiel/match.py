@@ -38,9 +38,6 @@ class MatchState:
     state: Any
     """A ``pyspiel.State``, never at a chance node between calls."""
     decisions: int = 0
-    witnessed: bool = True
-    """Whether a deciding seat's observation carries a witness (``witness``, where the
-    game gives one): False in the worlds a search samples, where nobody rebuilds one."""
 
 
 def advance(match: MatchState) -> None:
