@@ -22,6 +22,7 @@ from arena.cli import main as arena_main
 from arena.games import UnknownGameError, by_oneof, get, names, pettingzoo_env, plays
 from arena.games import conformance_kit as kit
 from arena.games.openspiel import family
+from games.test_game_conformance import quick_policies
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,24 +72,15 @@ def test_curated_game_passes_the_conformance_kit(entry: str) -> None:
     kit.check_json_round_trips(game, config, 0)
     kit.check_wire(game, config, 0)
     kit.check_actions_and_tensors(game, config, 0)
-    kit.check_policies(game, config, 0, legality_policies(game))
+    kit.check_policies(game, config, 0, quick_policies(game, LEGALITY_SEARCH))
     kit.check_determinize(game, config, 0)
     kit.check_check_tables(game, range(1))
 
 
-LEGALITY_SEARCH = 2
+LEGALITY_SEARCH = 1
 """The search's iterations where only the legality of its choices is checked: a chess
 playout runs to the end of a random game (~15 ms), so chess at 20 iterations a decision
-took 30 s."""
-
-
-def legality_policies(game: Any) -> dict[str, Any]:
-    """The game's built-ins, ``ismcts`` (where offered) at ``LEGALITY_SEARCH``."""
-    policies: dict[str, Any] = dict(game.policies)
-    if "ismcts" in policies:
-        search = policies["ismcts"]
-        policies["ismcts"] = lambda seed: search(seed, iterations=LEGALITY_SEARCH)
-    return policies
+took 30 s (at 1, ~4 s)."""
 
 
 SLOW_HIDDEN = {"gin_rummy"}

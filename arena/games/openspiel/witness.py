@@ -15,13 +15,16 @@ loads the game string, so the observation carries one:
   that knowledge, so two matches the seat cannot tell apart give it the same witness
   (the conformance kit's differential test checks exactly this on every request).
 
-Of OpenSpiel 2.0.2's games of imperfect information, those in ``RESAMPLING`` implement
-the resampler and give information state strings. The others (liars_dice, hanabi,
-goofspiel, phantom_ttt, dark_hex, crazy_eights, dou_dizhu, gin_rummy, …) get no witness,
-and no ``ismcts``: drawing a witness from the real state any other way (the arena's
-``resample_state`` mutates the real history) would leak it. The list is kept, not
-probed for every game, because OpenSpiel prints each error it raises to the process's
-stderr (tests/games/test_openspiel_search.py probes every registered game against it).
+Of OpenSpiel 2.0.2's games of imperfect information, those in ``RESAMPLING`` give
+information state strings and a resampler whose draw depends on the seat's knowledge
+alone. The others get no witness, and no ``ismcts``: liars_dice, hanabi, goofspiel,
+phantom_ttt, dark_hex, crazy_eights, dou_dizhu and gin_rummy have no resampler (or no
+information state string); hearts, euchre, oh_hell and colored_trails have one whose
+draw, with the same seed, depends on the real hidden hands (the differential test fails
+on their witnesses); and drawing a witness from the real state any other way (the
+arena's ``resample_state`` mutates the real history) would leak it. The list is kept,
+not probed for every game, because OpenSpiel prints each error it raises to the
+process's stderr.
 """
 
 from __future__ import annotations
@@ -32,21 +35,11 @@ from typing import Any, Final
 
 from .family import pyspiel_module
 
-RESAMPLING: Final = frozenset(
-    {
-        "bargaining",
-        "bridge",
-        "colored_trails",
-        "euchre",
-        "hearts",
-        "kuhn_poker",
-        "leduc_poker",
-        "oh_hell",
-        "universal_poker",
-    }
-)
-"""OpenSpiel's imperfect-information games (short names) whose states implement
-``resample_from_infostate`` and that give information state strings."""
+RESAMPLING: Final = frozenset({"bridge", "kuhn_poker", "leduc_poker", "universal_poker"})
+"""OpenSpiel's imperfect-information games (short names) whose
+``resample_from_infostate``, seeded from the seat's information state string, draws the
+same history in every match the seat cannot tell apart (each is a curated game:
+tests/games/test_openspiel.py runs the differential test on its requests)."""
 
 
 def hash_seed(knowledge: str) -> int:
@@ -67,9 +60,9 @@ def witness_refusal(loaded: Any) -> str | None:
         return None
     if game_type.short_name not in RESAMPLING or not game_type.provides_information_state_string:
         return (
-            "OpenSpiel cannot draw its hidden state from what a seat knows "
-            "(State.resample_from_infostate with information state strings), so a search "
-            "could only guess it from the real state"
+            "OpenSpiel draws none of its hidden state from what a seat knows alone "
+            "(State.resample_from_infostate is missing, or its draw depends on the real "
+            "hidden state), so a search's worlds could only come from the real state"
         )
     state = loaded.new_initial_state()
     while state.is_chance_node():
