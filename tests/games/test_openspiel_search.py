@@ -9,6 +9,7 @@ on the curated games by test_openspiel.py: the witness is part of every request.
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from referee.test_check_bot import running
 
 from arena.cli import main as arena_main
 from arena.games import get
+from arena.games.openspiel.mcts import MctsPolicy
 from arena.games.openspiel.witness import RESAMPLING, witness_refusal
 from arena.policies import RandomPolicy
 from arena.policies.ismcts import IsmctsPolicy
@@ -214,3 +216,29 @@ def test_the_served_sample_bot_searches_from_the_wire_alone(tmp_path: Path) -> N
     assert "timeouts=0 errors=0 invalid=0" in seat_line
     decisions = [line for line in read_record(record) if line["type"] == "decision"]
     assert any(line["seat"] == 0 for line in decisions)
+
+
+def test_openspiel_mcts_is_offered_in_perfect_information_games_only() -> None:
+    factory = get("openspiel:tic_tac_toe").policies["openspiel_mcts"]
+    assert factory.cpu_bound  # decides in a policy process: built there from a pickle
+    assert isinstance(pickle.loads(pickle.dumps(factory))(1, simulations=3), MctsPolicy)
+    assert "openspiel_mcts" in get("openspiel:backgammon").policies
+    leduc = get("openspiel:leduc_poker")
+    assert "openspiel_mcts" not in leduc.policies
+    assert "imperfect information" in leduc.unavailable_policies["openspiel_mcts"]
+
+
+def test_openspiel_mcts_beats_random_at_tic_tac_toe() -> None:
+    # A fixed seed set, each side of the board equally often: it never loses.
+    game, config = table("tic_tac_toe")
+    scores = []
+    for seed in range(6):
+        seats = [MctsPolicy(game, seed, simulations=100), RandomPolicy(seed)]
+        if seed % 2:
+            seats.reverse()
+        state = game.new_match(config, random.Random(seed))
+        while (seat := game.deciding(state)) is not None:
+            game.apply(state, seats[seat].choose(game.observe(state, seat)), seat)
+        scores.append(game.result(state).scores[seed % 2])
+    assert min(scores) >= 0
+    assert scores.count(1) >= 4

@@ -30,6 +30,7 @@ from .board import BOARD
 from .config import PLAYERS_PARAMETER, OpenSpielConfig, table_string
 from .family import pyspiel_module
 from .match import MatchState, advance, history_json
+from .mcts import MctsFactory
 from .observation import Decision, Observation, Views, observe
 from .ratings import measured_draw_rate
 from .resample import resample_state
@@ -45,13 +46,22 @@ MAX_TABLE: Final = 10
 
 SEARCH: Final = "ismcts"
 """The generic search's built-in name (``arena/policies/ismcts.py``)."""
+MCTS: Final = "openspiel_mcts"
+"""OpenSpiel's MCTS bot's built-in name (``mcts.py``)."""
+MCTS_REFUSAL: Final = (
+    "OpenSpiel's MCTS searches one known state, and a seat of this game does not know "
+    "the state (a game of imperfect information: use ismcts where it has it)"
+)
 
 
-def _policies(name: str, searchable: bool) -> dict[str, PolicyFactory]:
-    """``random`` always; ``ismcts`` where a seat's observation carries a witness."""
+def _policies(name: str, searchable: bool, perfect: bool) -> dict[str, PolicyFactory]:
+    """``random`` always; ``ismcts`` where a seat's observation carries a witness;
+    ``openspiel_mcts`` in games of perfect information."""
     policies: dict[str, PolicyFactory] = {"random": RandomPolicy}
     if searchable:
         policies[SEARCH] = SearchFactory(name)
+    if perfect:
+        policies[MCTS] = MctsFactory(name)
     return policies
 
 
@@ -86,9 +96,11 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
         self._perfect = (
             game_type.information == self._pyspiel.GameType.Information.PERFECT_INFORMATION
         )
-        self.policies = _policies(self.name, self._search_refusal is None)
+        self.policies = _policies(self.name, self._search_refusal is None, self._perfect)
+        unavailable = {} if self._perfect else {MCTS: MCTS_REFUSAL}
         if self._search_refusal is not None:
-            self.unavailable_policies = {SEARCH: self._search_refusal}
+            unavailable[SEARCH] = self._search_refusal
+        self.unavailable_policies = unavailable
         self._loaded: dict[str, Any] = {}
         self._witness_states: dict[tuple[str, tuple[int, ...]], Any] = {}
         self._views: dict[str, Views] = {}
