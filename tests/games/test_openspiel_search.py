@@ -220,7 +220,7 @@ def test_the_served_sample_bot_searches_from_the_wire_alone(tmp_path: Path) -> N
 
 def test_openspiel_mcts_is_offered_in_perfect_information_games_only() -> None:
     factory = get("openspiel:tic_tac_toe").policies["openspiel_mcts"]
-    assert factory.cpu_bound  # decides in a policy process: built there from a pickle
+    assert getattr(factory, "cpu_bound", False)  # decides in a policy process, built from a pickle
     assert isinstance(pickle.loads(pickle.dumps(factory))(1, simulations=3), MctsPolicy)
     assert "openspiel_mcts" in get("openspiel:backgammon").policies
     leduc = get("openspiel:leduc_poker")

@@ -70,7 +70,7 @@ class MctsPolicy:
 
     def _bot(self, loaded: Any) -> Any:
         """One MCTSBot per table, sharing the policy's generator."""
-        from open_spiel.python.algorithms import mcts
+        from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped]
 
         key = str(loaded)
         bot = self._bots.get(key)
