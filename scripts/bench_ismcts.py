@@ -7,7 +7,8 @@ another), the other seats played by ``--opponent`` (``greedy``; ``random`` for g
 without one, e.g. ``--game openspiel:leduc_poker --players 2 --opponent random``), engine
 only (no referee, no gRPC), through the Game interface: match i is dealt from seed
 ``--seed + i`` and the ismcts seat is ``i % players``, so every budget plays the same
-deals from every seat equally often. The opponent itself in that seat is the control
+deals from every seat equally often; every policy's seed is drawn per match. The
+opponent itself in that seat is the control
 (budget 0): at 4 seats it should win a quarter and rank 2.5 on average. Matches run in
 ``--processes`` worker processes (run it under ``nice -n 10`` on a shared machine).
 
@@ -88,11 +89,12 @@ def play(task: Task) -> Outcome:
     opponent = game.policies[table.opponent]
     players = table.players
     seat = index % players
-    policies: list[Policy] = [opponent(seed * 10 + s) for s in range(players)]
+    # Seeded per match: a policy that ignores the state (random) would otherwise play
+    # the same moves in every match (at leduc, the same folds: the same returns).
+    base = (seed + index) * 10
+    policies: list[Policy] = [opponent(base + s) for s in range(players)]
     if iterations != CONTROL:
-        policies[seat] = IsmctsPolicy(
-            game, seed * 10 + seat, iterations=iterations, **table.settings
-        )
+        policies[seat] = IsmctsPolicy(game, base + seat, iterations=iterations, **table.settings)
     state = game.new_match(game.make_config(players, table.preset), random.Random(seed + index))
     searched = 0
     search_s = max_s = cpu_s = 0.0
