@@ -103,6 +103,7 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
         self.unavailable_policies = unavailable
         self._loaded: dict[str, Any] = {}
         self._witness_states: dict[tuple[str, tuple[int, ...]], Any] = {}
+        self._tables: dict[str, OpenSpielConfig] = {}
         self._views: dict[str, Views] = {}
 
     # -- tables --------------------------------------------------------------------
@@ -386,14 +387,24 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
         if obs.history is None:
             why = self._search_refusal or "the observation carries no witness history"
             raise CapabilityMissingError(f"{self.name} offers no determinize: {why}")
-        config = self.make_config(int(self._pyspiel.load_game(obs.game).num_players()))
-        if config.game_string != obs.game:
-            raise ValueError(f"the observation is of {obs.game}, not of a table of {self.name}")
-        state = self._witness_state(config, obs).clone()
+        state = self._witness_state(self._table_of(obs.game), obs).clone()
         if not self._perfect:
             state = state.resample_from_infostate(obs.seat, rng.random)
         decisions = sum(1 for step in state.full_history() if step.player >= 0)
-        return MatchState(config, rng.getrandbits(63), state, decisions)
+        return MatchState(self._table_of(obs.game), rng.getrandbits(63), state, decisions)
+
+    def _table_of(self, game_string: str) -> OpenSpielConfig:
+        """The table whose game string an observation names (ValueError for another
+        game's), found once per string."""
+        config = self._tables.get(game_string)
+        if config is None:
+            for players in self.table_sizes:
+                candidate = self.make_config(players)
+                self._tables[candidate.game_string] = candidate
+            config = self._tables.get(game_string)
+            if config is None:
+                raise ValueError(f"{game_string} is not a table of {self.name}")
+        return config
 
     def _witness_state(self, config: OpenSpielConfig, obs: Observation) -> Any:
         """The state the witness leads to, replayed once per witness. The steps are not
