@@ -36,7 +36,7 @@ from .ratings import measured_draw_rate
 from .resample import resample_state
 from .result import OpenSpielResult, result_of
 from .wire import OpenSpielWire
-from .witness import witness_refusal
+from .witness import witness_kind, witness_refusal
 
 PRESET: Final = "standard"
 """The one preset: the rules the game string names (variants are other game strings)."""
@@ -93,6 +93,7 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
         self.wire = OpenSpielWire(spec)
         # Sequential games are their own turn-based form: ``loaded`` serves the probe.
         self._search_refusal = witness_refusal(loaded)
+        self._witness = witness_kind(loaded)
         self._perfect = (
             game_type.information == self._pyspiel.GameType.Information.PERFECT_INFORMATION
         )
@@ -197,8 +198,7 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
     def observe(self, state: MatchState, seat: int) -> Observation:
         """OpenSpiel's observer for ``seat``, and its legal actions when it decides."""
         string = state.config.game_string
-        witnessed = self._loaded[string] if self._search_refusal is None else None
-        return observe(string, self._views[string], state.state, seat, witnessed)
+        return observe(string, self._views[string], state.state, seat, self._witness)
 
     def playout_view(self, state: MatchState, seat: int) -> Observation:
         """The legal actions alone (the playout policy, ``random``, reads nothing else):

@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from .witness import witness
+from .witness import Witness, witness
 
 
 class Decision(enum.Enum):
@@ -63,10 +63,10 @@ class Observation:
 
 
 def observe(
-    game_string: str, views: Views, state: Any, seat: int, witnessed: Any | None = None
+    game_string: str, views: Views, state: Any, seat: int, witnessed: Witness | None = None
 ) -> Observation:
     """``seat``'s observation of the OpenSpiel ``state`` (never at a chance node);
-    ``witnessed``: the loaded game, where a deciding seat gets a witness."""
+    ``witnessed``: how a deciding seat's witness is drawn, where it gets one."""
     deciding = not state.is_terminal() and state.current_player() == seat
     legal: tuple[int, ...] = tuple(state.legal_actions(seat)) if deciding else ()
     return Observation(
@@ -85,5 +85,5 @@ def observe(
         observation_tensor=(
             tuple(state.observation_tensor(seat)) if views.observation_tensor else None
         ),
-        history=witness(witnessed, state, seat) if deciding and witnessed is not None else None,
+        history=witness(state, seat, witnessed) if deciding and witnessed is not None else None,
     )

@@ -29,11 +29,14 @@ process's stderr.
 
 from __future__ import annotations
 
+import enum
 import hashlib
+import itertools
 import random
 from typing import Any, Final
 
 from .family import pyspiel_module
+from .match import chance_draw
 
 RESAMPLING: Final = frozenset({"bridge", "kuhn_poker", "leduc_poker", "universal_poker"})
 """OpenSpiel's imperfect-information games (short names) whose
@@ -76,11 +79,31 @@ def witness_refusal(loaded: Any) -> str | None:
     return None
 
 
-def witness(loaded: Any, state: Any, seat: int) -> tuple[int, ...]:
-    """The witness for ``seat`` at ``state`` of ``loaded`` (a game ``witness_refusal``
-    accepts): every step's action id, chance outcomes included, from the start."""
+class Witness(enum.Enum):
+    """How a game's witnesses are drawn."""
+
+    HISTORY = 1
+    """Perfect information: the match's own history."""
+    RESAMPLED = 2
+    """OpenSpiel's resampler, seeded from the seat's information state string."""
+
+
+def witness_kind(loaded: Any) -> Witness | None:
+    """How witnesses are drawn in ``loaded`` (None: they cannot be, see ``witness_refusal``)."""
+    if witness_refusal(loaded) is not None:
+        return None
     pyspiel = pyspiel_module()
-    if loaded.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
-        sampler = random.Random(hash_seed(state.information_state_string(seat))).random
-        state = state.resample_from_infostate(seat, sampler)
+    perfect = loaded.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    return Witness.HISTORY if perfect else Witness.RESAMPLED
+
+
+def witness(state: Any, seat: int, kind: Witness) -> tuple[int, ...]:
+    """The witness for ``seat`` at ``state``: every step's action id, chance outcomes
+    included, from the start. The resampler's numbers are splitmix64 draws of the hash
+    of the seat's information state string (``chance_draw``: a ``random.Random`` costs
+    60 us to seed, ten times the rest of a witness)."""
+    if kind is Witness.RESAMPLED:
+        seed = hash_seed(state.information_state_string(seat))
+        draws = itertools.count()
+        state = state.resample_from_infostate(seat, lambda: chance_draw(seed, next(draws)))
     return tuple([int(action) for action in state.history()])
