@@ -1,6 +1,8 @@
 """A bot that plays each game by information-set Monte Carlo tree search: the arena's
 generic search (``arena.policies.ismcts``) with the game's own ``ismcts`` settings, on
-every game that offers it.
+every game that offers it. It declares every OpenSpiel game (``openspiel:*``) and ends a
+match of one without a witness (no ``ismcts``: ``arena/games/openspiel/witness.py``) at
+its start, with the reason.
 
 Run from the repository root: ``python sample_bots/ismcts_bot.py --port 50063``.
 ``--iterations N`` sets the search per decision (default: the game's own budget);
@@ -11,11 +13,15 @@ on the match, not the machine).
 
 from typing import Any
 
-from arena.games import all_games, get
+from arena.games import all_games, family_wildcards, get
 from arena.policies import MatchInfo
+from arena.policies.registry import missing_builtin
 from arena.sdk import BotInfo, bot_arg_parser, run_bot
 
-GAMES = tuple(game.name for game in all_games() if "ismcts" in game.policies)
+GAMES = (
+    *(game.name for game in all_games() if "ismcts" in game.policies),
+    *family_wildcards(),
+)
 INFO = BotInfo(name="ismcts", version="2.0", author="Abluxxen Arena samples", games=GAMES)
 
 DEFAULT_TIME_LIMIT_MS = 700
@@ -30,7 +36,10 @@ class Search:
 
     def match_start(self, info: MatchInfo) -> None:
         """Make the game's search; its own hook seeds it from the match id and seat."""
-        policy: Any = get(info.game).policies["ismcts"](None, **self._settings)
+        game = get(info.game)
+        if "ismcts" not in game.policies:
+            raise ValueError(missing_builtin(game, "ismcts"))
+        policy: Any = game.policies["ismcts"](None, **self._settings)
         policy.match_start(info)
         self._policy = policy
 

@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
-"""How strong is the ISMCTS policy? One ismcts seat against three greedy seats.
+"""How strong is the ISMCTS policy? One ismcts seat against the others played by one
+built-in (by default three greedy seats).
 
-4-player tables of ``--game`` (its default preset; ``--preset`` names another), engine
+Tables of ``--players`` (4) seats of ``--game`` (its default preset; ``--preset`` names
+another), the other seats played by ``--opponent`` (``greedy``; ``random`` for games
+without one, e.g. ``--game openspiel:leduc_poker --players 2 --opponent random``), engine
 only (no referee, no gRPC), through the Game interface: match i is dealt from seed
-``--seed + i`` and the ismcts seat is ``i % 4``, so every budget plays the same deals
-from every seat equally often. Greedy itself in that seat is the
-control: it should win a quarter and rank 2.5 on average. Matches run in ``--processes``
-worker processes (run it under ``nice -n 10`` on a shared machine).
+``--seed + i`` and the ismcts seat is ``i % players``, so every budget plays the same
+deals from every seat equally often; every policy's seed is drawn per match. The
+opponent itself in that seat is the control
+(budget 0): at 4 seats it should win a quarter and rank 2.5 on average. Matches run in
+``--processes`` worker processes (run it under ``nice -n 10`` on a shared machine).
 
 Per budget it prints the win share (a first place shared by k seats counts 1/k), the
-average rank, each with its standard error over matches, and the search time per
-decision, wall and CPU (decisions with one legal action are not searched and not
-counted), and the win share's 95% interval (Wilson). ``--max-minutes`` stops a run
-early and reports the matches that finished; the budgets are interleaved, so each has
-played about as many.
-Last line JSON: {"game", "preset", "budgets": [{"iterations", "matches", "win_share",
-"win_share_se", "win_share_ci95", "avg_rank", "avg_rank_se", "ms_per_decision",
+average rank, the mean return (the game's exact return where its result has one, as
+OpenSpiel's does, else the score), each with its standard error over matches, and the
+search time per decision, wall and CPU (decisions with one legal action are not
+searched and not counted), the win share's 95% interval (Wilson) and the mean return's
+(normal). ``--max-minutes`` stops a run early and reports the matches that finished;
+the budgets are interleaved, so each has played about as many.
+Last line JSON: {"game", "preset", "players", "opponent", "budgets": [{"iterations",
+"matches", "win_share", "win_share_se", "win_share_ci95", "avg_rank", "avg_rank_se",
+"mean_return", "mean_return_se", "mean_return_ci95", "ms_per_decision",
 "max_ms_per_decision", "cpu_ms_per_decision"}, ...], "stopped_early", ...}.
 """
 
@@ -42,9 +48,8 @@ from arena.games import get as get_game  # noqa: E402
 from arena.policies import Policy  # noqa: E402
 from arena.policies.ismcts import IsmctsPolicy  # noqa: E402
 
-PLAYERS = 4
 CONTROL = 0
-"""The budget that stands for greedy itself in the measured seat."""
+"""The budget that stands for the opponent itself in the measured seat."""
 
 
 @dataclass(frozen=True)
@@ -53,26 +58,44 @@ class Outcome:
 
     win: float
     rank: int
+    ret: float
     searched: int
     search_s: float
     max_search_s: float
     cpu_s: float
 
 
-Task = tuple[int, int, int, str, str, dict[str, Any]]
-"""(iterations, match index, first seed, game, preset, IsmctsPolicy keyword arguments)."""
+@dataclass(frozen=True)
+class Table:
+    """What every match of a run shares."""
+
+    game: str
+    preset: str
+    players: int
+    opponent: str
+    settings: dict[str, Any]
+    """IsmctsPolicy keyword arguments."""
+
+
+Task = tuple[int, int, int, Table]
+"""(iterations, match index, first seed, table)."""
 
 
 def play(task: Task) -> Outcome:
-    """Match ``index`` with the measured seat playing ismcts at ``iterations`` (or greedy)."""
-    iterations, index, seed, name, preset, settings = task
-    game: AnyGame = get_game(name)
-    greedy = game.policies["greedy"]
-    seat = index % PLAYERS
-    policies: list[Policy] = [greedy(seed * 10 + s) for s in range(PLAYERS)]
+    """Match ``index`` with the measured seat playing ismcts at ``iterations`` (or the
+    opponent)."""
+    iterations, index, seed, table = task
+    game: AnyGame = get_game(table.game)
+    opponent = game.policies[table.opponent]
+    players = table.players
+    seat = index % players
+    # Seeded per match: a policy that ignores the state (random) would otherwise play
+    # the same moves in every match (at leduc, the same folds: the same returns).
+    base = (seed + index) * 10
+    policies: list[Policy] = [opponent(base + s) for s in range(players)]
     if iterations != CONTROL:
-        policies[seat] = IsmctsPolicy(game, seed * 10 + seat, iterations=iterations, **settings)
-    state = game.new_match(game.make_config(PLAYERS, preset), random.Random(seed + index))
+        policies[seat] = IsmctsPolicy(game, base + seat, iterations=iterations, **table.settings)
+    state = game.new_match(game.make_config(players, table.preset), random.Random(seed + index))
     searched = 0
     search_s = max_s = cpu_s = 0.0
     while (deciding := game.deciding(state)) is not None:
@@ -93,7 +116,8 @@ def play(task: Task) -> Outcome:
     assert result is not None
     ranks = result.ranks
     win = 1.0 / ranks.count(1) if ranks[seat] == 1 else 0.0
-    return Outcome(win, ranks[seat], searched, search_s, max_s, cpu_s)
+    ret = float(getattr(result, "returns", result.scores)[seat])
+    return Outcome(win, ranks[seat], ret, searched, search_s, max_s, cpu_s)
 
 
 def mean_se(values: Sequence[float]) -> tuple[float, float]:
@@ -114,21 +138,25 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def summary(iterations: int, outcomes: list[Outcome]) -> dict[str, Any]:
+def summary(iterations: int, outcomes: list[Outcome], opponent: str) -> dict[str, Any]:
     """The figures of one budget."""
     win, win_se = mean_se([o.win for o in outcomes])
     low, high = wilson(sum(o.win for o in outcomes), len(outcomes))
     rank, rank_se = mean_se([float(o.rank) for o in outcomes])
+    ret, ret_se = mean_se([o.ret for o in outcomes])
     searched = sum(o.searched for o in outcomes)
     return {
         "iterations": iterations,
-        "policy": "greedy" if iterations == CONTROL else "ismcts",
+        "policy": opponent if iterations == CONTROL else "ismcts",
         "matches": len(outcomes),
         "win_share": round(win, 4),
         "win_share_se": round(win_se, 4),
         "win_share_ci95": [round(low, 4), round(high, 4)],
         "avg_rank": round(rank, 3),
         "avg_rank_se": round(rank_se, 3),
+        "mean_return": round(ret, 4),
+        "mean_return_se": round(ret_se, 4),
+        "mean_return_ci95": [round(ret - 1.96 * ret_se, 4), round(ret + 1.96 * ret_se, 4)],
         "searched_decisions": searched,
         "ms_per_decision": round(1000 * sum(o.search_s for o in outcomes) / max(1, searched), 2),
         "max_ms_per_decision": round(1000 * max(o.max_search_s for o in outcomes), 1),
@@ -140,6 +168,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="abluxxen", help="the game (abluxxen)")
     parser.add_argument("--preset", default="", help="its preset (default: the game's)")
+    parser.add_argument("--players", type=int, default=4, help="seats at the table (4)")
+    parser.add_argument(
+        "--opponent", default="greedy", help="the built-in of the other seats (greedy)"
+    )
     parser.add_argument(
         "--budgets",
         default="0,50,100,200",
@@ -178,9 +210,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     budgets = [int(b) for b in args.budgets.split(",")]
     # Interleaved (match 0 at every budget, then match 1, ...): whenever the run stops,
     # every budget has played about as many matches, on the same deals.
-    tasks = [
-        (b, i, args.seed, game.name, preset, settings) for i in range(args.matches) for b in budgets
-    ]
+    table = Table(game.name, preset, args.players, args.opponent, settings)
+    tasks = [(b, i, args.seed, table) for i in range(args.matches) for b in budgets]
     outcomes: dict[int, list[Outcome]] = {b: [] for b in budgets}
     started = time.perf_counter()
     stopped_early = False
@@ -202,13 +233,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     for iterations in budgets:
         if not outcomes[iterations]:
             continue
-        result = summary(iterations, outcomes[iterations])
+        result = summary(iterations, outcomes[iterations], args.opponent)
         results.append(result)
         print(
             f"{result['policy']:>6} {iterations:>5} it: {result['matches']} matches, "
             f"win share {result['win_share']:.3f} ± {result['win_share_se']:.3f} "
             f"(95% {result['win_share_ci95'][0]:.3f}-{result['win_share_ci95'][1]:.3f}), "
             f"avg rank {result['avg_rank']:.2f} ± {result['avg_rank_se']:.2f}, "
+            f"mean return {result['mean_return']:+.3f} "
+            f"(95% {result['mean_return_ci95'][0]:+.3f} to {result['mean_return_ci95'][1]:+.3f}), "
             f"{result['ms_per_decision']} ms/decision (max {result['max_ms_per_decision']})",
             flush=True,
         )
@@ -217,7 +250,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             {
                 "game": game.name,
                 "budgets": results,
-                "players": PLAYERS,
+                "players": args.players,
+                "opponent": args.opponent,
                 "preset": preset,
                 "settings": settings,
                 "processes": args.processes,

@@ -4,7 +4,7 @@ built-in in-process policies (``random``, ``greedy``, or ``NAME=random``)."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from arena.names import BadNameError, check_name
@@ -64,13 +64,18 @@ class EntrantSpec:
     """Name of a built-in policy."""
 
 
-def parse_entrant(text: str, builtins: Collection[str]) -> EntrantSpec:
-    """Parse one ``--bot`` value; ``builtins`` are the game's built-in policies."""
+def parse_entrant(
+    text: str, builtins: Collection[str], unavailable: Mapping[str, str] | None = None
+) -> EntrantSpec:
+    """Parse one ``--bot`` value; ``builtins`` are the game's built-in policies,
+    ``unavailable`` the ones it cannot offer with why (``Game.unavailable_policies``)."""
     name, sep, target = text.partition("=")
     if not sep:
         target, name = text, text
     if target in builtins:
         return EntrantSpec(_name(name), builtin=target)
+    if unavailable and target in unavailable:
+        raise EntrantError(f"--bot {text!r}: no built-in {target!r} here: {unavailable[target]}")
     if ":" not in target:
         known = ", ".join(sorted(builtins))
         raise EntrantError(
@@ -85,9 +90,11 @@ def parse_entrant(text: str, builtins: Collection[str]) -> EntrantSpec:
     return EntrantSpec(_name(name), endpoint=target)
 
 
-def parse_entrants(values: Sequence[str], builtins: Collection[str]) -> list[EntrantSpec]:
+def parse_entrants(
+    values: Sequence[str], builtins: Collection[str], unavailable: Mapping[str, str] | None = None
+) -> list[EntrantSpec]:
     """Parse every ``--bot``; names must be unique."""
-    entrants = [parse_entrant(v, builtins) for v in values]
+    entrants = [parse_entrant(v, builtins, unavailable) for v in values]
     seen: set[str] = set()
     for entrant in entrants:
         if entrant.name in seen:

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import signal
 import sys
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -122,14 +122,14 @@ def register(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _entrant(text: str, builtins: Collection[str]) -> Entrant:
+def _entrant(text: str, builtins: Collection[str], unavailable: Mapping[str, str]) -> Entrant:
     name, sep, target = text.partition("=")
     if sep and target.startswith("cmd:"):
         command = target[4:].strip()
         if not command:
             raise EntrantError(f"--bot {text!r}: give a command after cmd:")
         return Entrant(name=name, command=command)
-    spec = parse_entrant(text, builtins)
+    spec = parse_entrant(text, builtins, unavailable)
     return Entrant(name=spec.name, endpoint=spec.endpoint, builtin=spec.builtin)
 
 
@@ -164,11 +164,11 @@ def run(args: argparse.Namespace) -> int:
         file_settings = load_toml(args.file) if args.file else {}
         game = args.game or file_settings.get("game") or DEFAULT_GAME
         try:
-            builtins: Collection[str] = get_game(str(game)).policies
+            chosen = get_game(str(game))
         except UnknownGameError as error:
             raise LeagueConfigError(str(error)) from None
         overrides: dict[str, Any] = {
-            "bots": [_entrant(b, builtins) for b in args.bot],
+            "bots": [_entrant(b, chosen.policies, chosen.unavailable_policies) for b in args.bot],
             "name": args.name,
             "game": args.game,
             "preset": args.preset,

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = chosen_game(args.game)
         preset = chosen_preset(game, args.preset)
-        entrants = parse_entrants(args.bot, game.policies)
+        entrants = parse_entrants(args.bot, game.policies, game.unavailable_policies)
         roots = bot_roots(args)
         config = game.make_config(len(entrants), preset, deals=args.deals)
     except (EntrantError, GameOptionError, InvalidOptionsError) as error:

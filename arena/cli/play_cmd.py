@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = chosen_game(args.game)
         preset = chosen_preset(game, args.preset)
-        entrants = parse_entrants(args.bot, game.policies)
+        entrants = parse_entrants(args.bot, game.policies, game.unavailable_policies)
         roots = bot_roots(args)
         players = len(entrants) + 1
         config = game.make_config(players, preset)

@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.games import InvalidOptionsError
 from arena.policies import Policy
+from arena.policies.registry import missing_builtin
 
 from .game_option import GameOptionError, add_game_option, chosen_game, chosen_preset
 
@@ -51,8 +52,7 @@ def run(args: argparse.Namespace) -> int:
     unknown = sorted(set(names) - set(game.policies))
     if unknown:
         print(
-            f"arena selfplay: --policy {', '.join(unknown)}: {game.title}'s built-in "
-            f"policies are {', '.join(sorted(game.policies))}",
+            f"arena selfplay: --policy {unknown[0]}: {missing_builtin(game, unknown[0])}",
             file=sys.stderr,
         )
         return 2

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from importlib import resources
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from arena.words import spelled_out
@@ -270,6 +271,10 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
     """The game's protobuf encoding."""
     policies: Mapping[str, PolicyFactory]
     """Built-in in-process policies by name (``random`` at least)."""
+    unavailable_policies: Mapping[str, str] = MappingProxyType({})
+    """Built-ins other games of the family offer that this one cannot, by name, with
+    why (an OpenSpiel game whose hidden state cannot be drawn has no ``ismcts``): a
+    request for one is refused with the reason (``policies.registry.missing_builtin``)."""
     has_deals: bool = False
     """Whether a match is several deals (``--deals``) and can replay one deal at other
     tables (duplicate)."""
@@ -439,6 +444,13 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
         raise CapabilityMissingError(f"{self.title} offers no determinize")
 
     # Search (arena/policies/ismcts.py): optional judgements of a match not yet over.
+    def playout_view(self, state: StateT, seat: int) -> ObsT:
+        """What a search hands the game's playout policy (and reads the legal actions
+        from) in the worlds it samples: by default ``observe``. A game whose playout
+        policy reads only ``legal`` may give just that and spare the search the cost of
+        its views (OpenSpiel's observers cost 20-130 us, its legal actions 1 us)."""
+        return self.observe(state, seat)
+
     def standings(self, state: StateT) -> Sequence[float] | None:
         """Optional: per seat, how well it stands now (higher is better; only the order
         between seats counts), so a search can judge a playout it cuts short. None (the

@@ -37,6 +37,7 @@ from arena.games import get as get_game
 from arena.league.rating import MAX_DRAW_PROBABILITY, MAX_TAU
 from arena.league.schedule import RATED_SCHEDULES
 from arena.names import check_name
+from arena.policies.registry import missing_builtin
 from arena.referee.channels import EndpointError, RootsError, parse_bot_endpoint, read_roots
 
 SCHEDULES: Final = ("informative", "balanced", "random", "rating")
@@ -381,10 +382,7 @@ def validate(config: LeagueConfig) -> None:
             except EndpointError as error:
                 raise LeagueConfigError(f"bot {bot.name!r}: {error}") from None
         if bot.builtin is not None and bot.builtin not in game.policies:
-            raise LeagueConfigError(
-                f"bot {bot.name!r}: {game.title} has no built-in {bot.builtin!r}; choose "
-                + ", ".join(sorted(game.policies))
-            )
+            raise LeagueConfigError(f"bot {bot.name!r}: {missing_builtin(game, bot.builtin)}")
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise LeagueConfigError(f"duplicate bot name(s) {', '.join(duplicates)}; names must differ")

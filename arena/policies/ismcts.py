@@ -10,8 +10,8 @@ parent; its statistics are from the point of view of the seat that chose the act
 its *availability* counts the visits in which that action was legal.
 
 The search knows no game: everything it asks goes through ``Game`` (``determinize``,
-``deciding``, ``observe``, ``apply_legal``, ``result``, ``action_code``) and the game's
-own policies. Three things make a small budget useful, and each is the game's to give:
+``deciding``, ``playout_view``, ``apply_legal``, ``result``, ``action_code``) and the
+game's own policies. Three things make a small budget useful, and each is the game's to give:
 
 - the **playout policy**: the game's ``greedy`` built-in where it has one (``random``
   otherwise) plays the worlds out, and inside the tree it also plays the other seats
@@ -206,7 +206,7 @@ class IsmctsPolicy:
         path = [root]
         node = root
         while (seat := game.deciding(state)) is not None and horizon.same_stage(state):
-            view = game.observe(state, seat)
+            view = game.playout_view(state, seat)
             legal = view.legal
             if len(legal) == 1:  # forced: no choice to learn about
                 game.apply_legal(state, legal[0])
@@ -261,7 +261,7 @@ class IsmctsPolicy:
         while (seat := game.deciding(state)) is not None:
             if cut and (not horizon.same_stage(state) or horizon.turn(state) >= stop_turn):
                 break
-            game.apply_legal(state, choose_in(game.observe(state, seat), state))
+            game.apply_legal(state, choose_in(game.playout_view(state, seat), state))
         return rewards(game, state)
 
 

@@ -15,3 +15,15 @@ def builtin_factory(game: AnyGame, name: str) -> PolicyFactory:
     """A constructor ``seed -> Policy`` of a built-in policy of ``game`` (KeyError if it
     has none of that name)."""
     return game.policies[name]
+
+
+def missing_builtin(game: AnyGame, name: str) -> str:
+    """Why ``game`` has no built-in ``name``, for a person who asked for it: the game's
+    own reason where it names one (``Game.unavailable_policies``), else the built-ins
+    it has."""
+    why = game.unavailable_policies.get(name)
+    if why is not None:
+        return f"{game.name} offers no built-in {name!r}: {why}"
+    return (
+        f"{game.title} has no built-in {name!r}; its built-ins are {', '.join(builtin_names(game))}"
+    )

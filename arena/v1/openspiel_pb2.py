@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61rena/v1/openspiel.proto\x12\x08\x61rena.v1\"\x1e\n\x0eOpenSpielRules\x12\x0c\n\x04game\x18\x01 \x01(\t\"+\n\x0fOpenSpielAction\x12\n\n\x02id\x18\x01 \x01(\x03\x12\x0c\n\x04name\x18\x02 \x01(\t\"\x90\x02\n\x14OpenSpielObservation\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x19\n\x11information_state\x18\x02 \x01(\t\x12 \n\x18information_state_tensor\x18\x03 \x03(\x02\x12\x13\n\x0bobservation\x18\x04 \x01(\t\x12\x1a\n\x12observation_tensor\x18\x05 \x03(\x02\x12\x1d\n\x15has_information_state\x18\x06 \x01(\x08\x12$\n\x1chas_information_state_tensor\x18\x07 \x01(\x08\x12\x17\n\x0fhas_observation\x18\x08 \x01(\x08\x12\x1e\n\x16has_observation_tensor\x18\t \x01(\x08\"\x80\x01\n\x11OpenSpielDecision\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x33\n\x0bobservation\x18\x02 \x01(\x0b\x32\x1e.arena.v1.OpenSpielObservation\x12(\n\x05legal\x18\x03 \x03(\x0b\x32\x19.arena.v1.OpenSpielAction\"\x1d\n\x0fOpenSpielChoice\x12\n\n\x02id\x18\x01 \x01(\x03\"h\n\x0fOpenSpielResult\x12\x0f\n\x07returns\x18\x01 \x03(\x01\x12\r\n\x05ranks\x18\x02 \x03(\x05\x12\x0e\n\x06scores\x18\x03 \x03(\x05\x12\x12\n\nend_reason\x18\x04 \x01(\t\x12\x11\n\tdecisions\x18\x05 \x01(\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61rena/v1/openspiel.proto\x12\x08\x61rena.v1\"\x1e\n\x0eOpenSpielRules\x12\x0c\n\x04game\x18\x01 \x01(\t\"+\n\x0fOpenSpielAction\x12\n\n\x02id\x18\x01 \x01(\x03\x12\x0c\n\x04name\x18\x02 \x01(\t\"\xb6\x02\n\x14OpenSpielObservation\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x19\n\x11information_state\x18\x02 \x01(\t\x12 \n\x18information_state_tensor\x18\x03 \x03(\x02\x12\x13\n\x0bobservation\x18\x04 \x01(\t\x12\x1a\n\x12observation_tensor\x18\x05 \x03(\x02\x12\x1d\n\x15has_information_state\x18\x06 \x01(\x08\x12$\n\x1chas_information_state_tensor\x18\x07 \x01(\x08\x12\x17\n\x0fhas_observation\x18\x08 \x01(\x08\x12\x1e\n\x16has_observation_tensor\x18\t \x01(\x08\x12\x0f\n\x07history\x18\n \x03(\x03\x12\x13\n\x0bhas_history\x18\x0b \x01(\x08\"\x80\x01\n\x11OpenSpielDecision\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x33\n\x0bobservation\x18\x02 \x01(\x0b\x32\x1e.arena.v1.OpenSpielObservation\x12(\n\x05legal\x18\x03 \x03(\x0b\x32\x19.arena.v1.OpenSpielAction\"\x1d\n\x0fOpenSpielChoice\x12\n\n\x02id\x18\x01 \x01(\x03\"h\n\x0fOpenSpielResult\x12\x0f\n\x07returns\x18\x01 \x03(\x01\x12\r\n\x05ranks\x18\x02 \x03(\x05\x12\x0e\n\x06scores\x18\x03 \x03(\x05\x12\x12\n\nend_reason\x18\x04 \x01(\t\x12\x11\n\tdecisions\x18\x05 \x01(\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,11 +36,11 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_OPENSPIELACTION']._serialized_start=70
   _globals['_OPENSPIELACTION']._serialized_end=113
   _globals['_OPENSPIELOBSERVATION']._serialized_start=116
-  _globals['_OPENSPIELOBSERVATION']._serialized_end=388
-  _globals['_OPENSPIELDECISION']._serialized_start=391
-  _globals['_OPENSPIELDECISION']._serialized_end=519
-  _globals['_OPENSPIELCHOICE']._serialized_start=521
-  _globals['_OPENSPIELCHOICE']._serialized_end=550
-  _globals['_OPENSPIELRESULT']._serialized_start=552
-  _globals['_OPENSPIELRESULT']._serialized_end=656
+  _globals['_OPENSPIELOBSERVATION']._serialized_end=426
+  _globals['_OPENSPIELDECISION']._serialized_start=429
+  _globals['_OPENSPIELDECISION']._serialized_end=557
+  _globals['_OPENSPIELCHOICE']._serialized_start=559
+  _globals['_OPENSPIELCHOICE']._serialized_end=588
+  _globals['_OPENSPIELRESULT']._serialized_start=590
+  _globals['_OPENSPIELRESULT']._serialized_end=694
 # @@protoc_insertion_point(module_scope)

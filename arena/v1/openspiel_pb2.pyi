@@ -103,6 +103,8 @@ class OpenSpielObservation(_message.Message):
     HAS_INFORMATION_STATE_TENSOR_FIELD_NUMBER: _builtins.int
     HAS_OBSERVATION_FIELD_NUMBER: _builtins.int
     HAS_OBSERVATION_TENSOR_FIELD_NUMBER: _builtins.int
+    HISTORY_FIELD_NUMBER: _builtins.int
+    HAS_HISTORY_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The deciding seat (OpenSpiel's player)."""
     information_state: _builtins.str
@@ -118,6 +120,7 @@ class OpenSpielObservation(_message.Message):
     has_information_state_tensor: _builtins.bool
     has_observation: _builtins.bool
     has_observation_tensor: _builtins.bool
+    has_history: _builtins.bool
     @_builtins.property
     def information_state_tensor(self) -> _containers.RepeatedScalarFieldContainer[_builtins.float]:
         """`State.information_state_tensor(seat)`, in OpenSpiel's layout
@@ -128,6 +131,18 @@ class OpenSpielObservation(_message.Message):
     def observation_tensor(self) -> _containers.RepeatedScalarFieldContainer[_builtins.float]:
         """`State.observation_tensor(seat)`, in OpenSpiel's layout
         (`Game.observation_tensor_shape()`).
+        """
+
+    @_builtins.property
+    def history(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """A witness (deciding seat only, where the game gives one): every step's action id
+        from the start, chance outcomes included, of a match the seat cannot tell from the
+        real one. Replaying it on `pyspiel.load_game(game)` gives a state a search can
+        resample from (`State.resample_from_infostate`). Perfect-information games: the
+        match's own history. Otherwise: the history of `resample_from_infostate(seat,
+        sampler)` with the sampler seeded by a hash of `information_state` alone, so it
+        tells the seat nothing `information_state` does not. Absent (`has_history` false)
+        where OpenSpiel cannot draw a hidden state from what the seat knows.
         """
 
     def __init__(
@@ -142,10 +157,12 @@ class OpenSpielObservation(_message.Message):
         has_information_state_tensor: _builtins.bool = ...,
         has_observation: _builtins.bool = ...,
         has_observation_tensor: _builtins.bool = ...,
+        history: _abc.Iterable[_builtins.int] | None = ...,
+        has_history: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["has_information_state", b"has_information_state", "has_information_state_tensor", b"has_information_state_tensor", "has_observation", b"has_observation", "has_observation_tensor", b"has_observation_tensor", "information_state", b"information_state", "information_state_tensor", b"information_state_tensor", "observation", b"observation", "observation_tensor", b"observation_tensor", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["has_history", b"has_history", "has_information_state", b"has_information_state", "has_information_state_tensor", b"has_information_state_tensor", "has_observation", b"has_observation", "has_observation_tensor", b"has_observation_tensor", "history", b"history", "information_state", b"information_state", "information_state_tensor", b"information_state_tensor", "observation", b"observation", "observation_tensor", b"observation_tensor", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -90,12 +90,12 @@ its budget, and at the default (200) this was the suite's longest test, 5-28 s a
 (the default budget plays in tests/referee/test_check_bot.py and the sample bots')."""
 
 
-def quick_policies(game: AnyGame) -> dict[str, Any]:
-    """The game's built-ins, the search (if any) at ``QUICK_SEARCH`` iterations."""
+def quick_policies(game: AnyGame, iterations: int = QUICK_SEARCH) -> dict[str, Any]:
+    """The game's built-ins, the search (if any) at ``iterations`` a decision."""
     policies: dict[str, Any] = dict(game.policies)
     if "ismcts" in policies:
         search = policies["ismcts"]
-        policies["ismcts"] = lambda seed: search(seed, iterations=QUICK_SEARCH)
+        policies["ismcts"] = lambda seed: search(seed, iterations=iterations)
     return policies
 
 

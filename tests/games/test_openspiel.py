@@ -22,6 +22,8 @@ from arena.cli import main as arena_main
 from arena.games import UnknownGameError, by_oneof, get, names, pettingzoo_env, plays
 from arena.games import conformance_kit as kit
 from arena.games.openspiel import family
+from arena.games.openspiel.mcts import MIN_SIMULATIONS
+from games.test_game_conformance import quick_policies
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,8 +73,40 @@ def test_curated_game_passes_the_conformance_kit(entry: str) -> None:
     kit.check_json_round_trips(game, config, 0)
     kit.check_wire(game, config, 0)
     kit.check_actions_and_tensors(game, config, 0)
-    kit.check_policies(game, config, 0)
+    policies = legality_policies(game)
+    if entry in SLOW_SEARCH:
+        policies = {"random": policies["random"]}
+    kit.check_policies(game, config, 0, policies)
+    kit.check_determinize(game, config, 0)
     kit.check_check_tables(game, range(1))
+
+
+LEGALITY_SEARCH = 1
+"""The search's iterations where only the legality of its choices is checked: a chess
+playout runs to the end of a random game (~15 ms), so chess at 20 iterations a decision
+took 30 s (at 1, ~4 s)."""
+
+
+SLOW_SEARCH = {"chess"}
+"""Tables whose searches' legality check is in the slow suite: a random chess game is
+some 300 plies and every search playout plays one (~5 s a match)."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", sorted(SLOW_SEARCH))
+def test_searches_play_legal_moves_in_long_games(entry: str) -> None:
+    game, config, _ = _table(entry)
+    kit.check_policies(game, config, 0, legality_policies(game))
+
+
+def legality_policies(game: Any) -> dict[str, Any]:
+    """The game's built-ins, its searches at ``LEGALITY_SEARCH`` (OpenSpiel's MCTS at
+    its least)."""
+    policies = quick_policies(game, LEGALITY_SEARCH)
+    if "openspiel_mcts" in policies:
+        mcts = policies["openspiel_mcts"]
+        policies["openspiel_mcts"] = lambda seed: mcts(seed, simulations=MIN_SIMULATIONS)
+    return policies
 
 
 SLOW_HIDDEN = {"gin_rummy"}

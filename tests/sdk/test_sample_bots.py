@@ -44,9 +44,10 @@ def test_python_sample_bot(script: str) -> None:
         assert bot.line == f"arena-bot listening on 127.0.0.1:{bot.port}"
         hello, decisions = asyncio.run(hello_and_game(bot.port))
         assert hello.name
-        # Every game with its policy (the search bot: every game that can determinize).
+        # Every game with its policy (the search bot: every game that can determinize,
+        # and the OpenSpiel games, refusing at the start those without a witness).
         games = ["abluxxen", "fluxx"]
-        if script.endswith("random_bot.py"):
+        if script.endswith(("random_bot.py", "ismcts_bot.py")):
             games.append("openspiel:*")
         assert list(hello.games) == games
         assert decisions > 0

@@ -16,18 +16,27 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
-from arena.games.base import Game, InvalidOptionsError, PolicyFactory, RatingDefaults
+from arena.games.base import (
+    CapabilityMissingError,
+    Game,
+    InvalidOptionsError,
+    PolicyFactory,
+    RatingDefaults,
+)
+from arena.policies.ismcts import SearchFactory
 from arena.policies.random_policy import RandomPolicy
 
 from .board import BOARD
 from .config import PLAYERS_PARAMETER, OpenSpielConfig, table_string
 from .family import pyspiel_module
 from .match import MatchState, advance, history_json
-from .observation import Observation, Views, observe
+from .mcts import MctsFactory
+from .observation import Decision, Observation, Views, observe
 from .ratings import measured_draw_rate
 from .resample import resample_state
 from .result import OpenSpielResult, result_of
 from .wire import OpenSpielWire
+from .witness import witness_kind, witness_refusal
 
 PRESET: Final = "standard"
 """The one preset: the rules the game string names (variants are other game strings)."""
@@ -35,8 +44,25 @@ MAX_TABLE: Final = 10
 """The largest table offered where OpenSpiel allows more (crazy_eights: 15)."""
 
 
-def _policies() -> dict[str, PolicyFactory]:
-    return {"random": RandomPolicy}
+SEARCH: Final = "ismcts"
+"""The generic search's built-in name (``arena/policies/ismcts.py``)."""
+MCTS: Final = "openspiel_mcts"
+"""OpenSpiel's MCTS bot's built-in name (``mcts.py``)."""
+MCTS_REFUSAL: Final = (
+    "OpenSpiel's MCTS searches one known state, and a seat of this game does not know "
+    "the state (a game of imperfect information: use ismcts where it has it)"
+)
+
+
+def _policies(name: str, searchable: bool, perfect: bool) -> dict[str, PolicyFactory]:
+    """``random`` always; ``ismcts`` where a seat's observation carries a witness;
+    ``openspiel_mcts`` in games of perfect information."""
+    policies: dict[str, PolicyFactory] = {"random": RandomPolicy}
+    if searchable:
+        policies[SEARCH] = SearchFactory(name)
+    if perfect:
+        policies[MCTS] = MctsFactory(name)
+    return policies
 
 
 class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
@@ -65,8 +91,20 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
         first = default if default in self.table_sizes else self.table_sizes[0]
         self.check_tables = ((first, PRESET),)
         self.wire = OpenSpielWire(spec)
-        self.policies = _policies()
+        # Sequential games are their own turn-based form: ``loaded`` serves the probe.
+        self._search_refusal = witness_refusal(loaded)
+        self._witness = witness_kind(loaded)
+        self._perfect = (
+            game_type.information == self._pyspiel.GameType.Information.PERFECT_INFORMATION
+        )
+        self.policies = _policies(self.name, self._search_refusal is None, self._perfect)
+        unavailable = {} if self._perfect else {MCTS: MCTS_REFUSAL}
+        if self._search_refusal is not None:
+            unavailable[SEARCH] = self._search_refusal
+        self.unavailable_policies = unavailable
         self._loaded: dict[str, Any] = {}
+        self._witness_states: dict[tuple[str, tuple[int, ...]], Any] = {}
+        self._tables: dict[str, OpenSpielConfig] = {}
         self._views: dict[str, Views] = {}
 
     # -- tables --------------------------------------------------------------------
@@ -160,7 +198,16 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
     def observe(self, state: MatchState, seat: int) -> Observation:
         """OpenSpiel's observer for ``seat``, and its legal actions when it decides."""
         string = state.config.game_string
-        return observe(string, self._views[string], state.state, seat)
+        return observe(string, self._views[string], state.state, seat, self._witness)
+
+    def playout_view(self, state: MatchState, seat: int) -> Observation:
+        """The legal actions alone (the playout policy, ``random``, reads nothing else):
+        OpenSpiel's observers cost a search 20-130 us a step, its legal actions 1 us."""
+        inner = state.state
+        legal = tuple(inner.legal_actions(seat))
+        return Observation(
+            state.config.game_string, seat, legal, (), Decision.ACT, None, None, None, None
+        )
 
     def apply(self, state: MatchState, action: object, seat: int | None = None) -> None:
         """Checked: ValueError for a seat out of turn, a non-id or an illegal id."""
@@ -331,3 +378,64 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
             self._game_of(state.config), state.state, seat, self._views[string], rng
         )
         return MatchState(state.config, state.seed, twin, state.decisions)
+
+    def determinize(self, obs: Observation, rng: random.Random) -> MatchState:
+        """A world for a search: the observation's witness replayed, then (imperfect
+        information) what the seat may not know drawn anew by OpenSpiel's
+        ``resample_from_infostate`` with ``rng``; later chance outcomes from a seed
+        drawn from ``rng``. Reads the observation only (``witness``)."""
+        if obs.history is None:
+            why = self._search_refusal or "the observation carries no witness history"
+            raise CapabilityMissingError(f"{self.name} offers no determinize: {why}")
+        state = self._witness_state(self._table_of(obs.game), obs).clone()
+        if not self._perfect:
+            state = state.resample_from_infostate(obs.seat, rng.random)
+        decisions = sum(1 for step in state.full_history() if step.player >= 0)
+        return MatchState(self._table_of(obs.game), rng.getrandbits(63), state, decisions)
+
+    def _table_of(self, game_string: str) -> OpenSpielConfig:
+        """The table whose game string an observation names (ValueError for another
+        game's), found once per string."""
+        config = self._tables.get(game_string)
+        if config is None:
+            for players in self.table_sizes:
+                candidate = self.make_config(players)
+                self._tables[candidate.game_string] = candidate
+            config = self._tables.get(game_string)
+            if config is None:
+                raise ValueError(f"{game_string} is not a table of {self.name}")
+        return config
+
+    def _witness_state(self, config: OpenSpielConfig, obs: Observation) -> Any:
+        """The state the witness leads to, replayed once per witness. The steps are not
+        checked against the legal actions (OpenSpiel's resampler for hearts and euchre
+        deals a seat a card of a suit it has shown void in, so a later play of the
+        witness breaks the rules it would be checked by): each id is checked to be in
+        range, and the end to be the seat's decision with the observation's knowledge."""
+        assert obs.history is not None
+        key = (config.game_string, obs.history)
+        cached = self._witness_states.get(key)
+        if cached is not None:
+            return cached
+        loaded = self._game_of(config)
+        actions, outcomes = int(loaded.num_distinct_actions()), int(loaded.max_chance_outcomes())
+        state = loaded.new_initial_state()
+        for action in obs.history:
+            bound = outcomes if state.is_chance_node() else actions
+            if state.is_terminal() or not 0 <= action < bound:
+                raise ValueError(f"the witness history does not fit {obs.game}")
+            state.apply_action(action)
+        views = self._views[config.game_string]
+        if (
+            state.is_terminal()
+            or state.is_chance_node()
+            or int(state.current_player()) != obs.seat
+            or (
+                views.information_state
+                and state.information_state_string(obs.seat) != obs.information_state
+            )
+        ):
+            raise ValueError(f"the witness history does not lead to seat {obs.seat}'s decision")
+        self._witness_states.clear()  # one decision's worth: a search asks for one witness
+        self._witness_states[key] = state
+        return state

@@ -12,6 +12,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from .witness import Witness, witness
+
 
 class Decision(enum.Enum):
     """The one decision kind of an OpenSpiel game: choose one of the legal actions."""
@@ -54,10 +56,17 @@ class Observation:
     information_state_tensor: tuple[float, ...] | None
     observation: str | None
     observation_tensor: tuple[float, ...] | None
+    history: tuple[int, ...] | None = None
+    """A deciding seat's witness: a history (action ids from the start, chance outcomes
+    included) it cannot tell from the real one (``witness``); None where the game
+    gives none, and for a seat that does not decide."""
 
 
-def observe(game_string: str, views: Views, state: Any, seat: int) -> Observation:
-    """``seat``'s observation of the OpenSpiel ``state`` (never at a chance node)."""
+def observe(
+    game_string: str, views: Views, state: Any, seat: int, witnessed: Witness | None = None
+) -> Observation:
+    """``seat``'s observation of the OpenSpiel ``state`` (never at a chance node);
+    ``witnessed``: how a deciding seat's witness is drawn, where it gets one."""
     deciding = not state.is_terminal() and state.current_player() == seat
     legal: tuple[int, ...] = tuple(state.legal_actions(seat)) if deciding else ()
     return Observation(
@@ -76,4 +85,5 @@ def observe(game_string: str, views: Views, state: Any, seat: int) -> Observatio
         observation_tensor=(
             tuple(state.observation_tensor(seat)) if views.observation_tensor else None
         ),
+        history=witness(state, seat, witnessed) if deciding and witnessed is not None else None,
     )

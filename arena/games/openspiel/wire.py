@@ -31,6 +31,9 @@ def observation_to_proto(obs: Observation) -> pb.OpenSpielObservation:
     if obs.observation_tensor is not None:
         msg.has_observation_tensor = True
         msg.observation_tensor.extend(obs.observation_tensor)
+    if obs.history is not None:
+        msg.has_history = True
+        msg.history.extend(obs.history)
     return msg
 
 
@@ -65,6 +68,7 @@ def decision_from_proto(msg: pb.OpenSpielDecision) -> Observation:
         observation_tensor=(
             tuple(view.observation_tensor) if view.has_observation_tensor else None
         ),
+        history=tuple(view.history) if view.has_history else None,
     )
 
 
