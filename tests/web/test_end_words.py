@@ -98,3 +98,10 @@ def test_a_reason_no_game_words_reads_spelled_out(web: tuple[TestClient, Path]) 
     assert "score_limit" not in _shown(html)
     assert get("abluxxen").end_words("made_up_reason") == "made up reason"
     assert get("fluxx").end_words("") == "unknown"
+
+
+def test_an_openspiel_match_ends_in_words_too() -> None:
+    pytest.importorskip("pyspiel")
+    game = get("openspiel:kuhn_poker")
+    assert game.end_words("terminal") == "the game reached its end"
+    assert game.end_words("made_up") == "made up"

@@ -329,6 +329,10 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
 
     # -- ratings, learning, hidden information ------------------------------------------
 
+    def end_words(self, reason: str) -> str:
+        """OpenSpiel's matches end one way: the game reached a terminal state."""
+        return "the game reached its end" if reason == "terminal" else super().end_words(reason)
+
     def rating_defaults(self, preset: str, players: int) -> RatingDefaults:
         """The tie rate of random play at that table (``ratings``)."""
         config = self.make_config(players)
