@@ -46,6 +46,10 @@ def test_a_header_sorts_the_rows_shown_each_click_the_other_way(
     page.get_by_role("button", name="end").click()
     ends = _column(page, 3)
     assert ends == sorted(ends)
+    # The reasons in the game's words; the identifiers (score_limit) only in the data.
+    reasons = set(page.locator("table.matches td.end").all_inner_texts())
+    assert "score limit" in reasons
+    assert not any("_" in reason for reason in reasons)
     assert set(_column(page, 1)) == shown  # the same rows, only reordered
 
 
