@@ -3,11 +3,11 @@ neighbours the probability that the upper one is the better bot.
 
 Both come from the joint model of the ladder's whole history (joint.py): its posterior
 is sampled, each draw ranked, and each bot's interval is the shortest run of ranks
-that holds 95% of its draws; ``p_above_next`` is the posterior probability of the neighbours' order, in
-closed form. The board's order is TrueSkill's (mu - 3 sigma, the live rating); where the
-joint model orders two neighbours the other way, their ``p_above_next`` is below 0.5 and
-every view says so (``leaderboard.disagreements``). Measured on simulated leagues of
-known order in docs/RATINGS.md.
+that holds 95% of its draws; ``p_above_next`` is the posterior probability of the
+neighbours' order, in closed form. The board's order is TrueSkill's (mu - 3 sigma, the
+live rating); where the joint model orders two neighbours the other way, their
+``p_above_next`` is below 0.5 and every view says so (``leaderboard.disagreements``).
+Measured on simulated leagues of known order in docs/RATINGS.md.
 """
 
 from __future__ import annotations
