@@ -96,3 +96,11 @@ def test_every_documented_python_block_compiles() -> None:
     for page in PAGES:
         for block in _blocks(page, "python"):
             compile(block, f"{page.name} (a python block)", "exec")
+
+
+def test_the_index_lists_every_page() -> None:
+    index = (ROOT / "docs" / "README.md").read_text()
+    for page in (ROOT / "docs").glob("*.md"):
+        if page.name == "README.md":
+            continue
+        assert f"]({page.name})" in index, f"docs/README.md has no line for {page.name}"
