@@ -11,7 +11,7 @@ from arena.policies import MatchInfo
 from arena.sdk import BotInfo, run_bot
 
 GAMES = tuple(game.name for game in all_games() if "greedy" in game.policies)
-INFO = BotInfo(name="greedy", version="1.0", author="Abluxxen Arena samples", games=GAMES)
+INFO = BotInfo(name="greedy", version="1.0", author="Bot Arena samples", games=GAMES)
 
 
 class Greedy:

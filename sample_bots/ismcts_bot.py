@@ -22,7 +22,7 @@ GAMES = (
     *(game.name for game in all_games() if "ismcts" in game.policies),
     *family_wildcards(),
 )
-INFO = BotInfo(name="ismcts", version="2.0", author="Abluxxen Arena samples", games=GAMES)
+INFO = BotInfo(name="ismcts", version="2.0", author="Bot Arena samples", games=GAMES)
 
 DEFAULT_TIME_LIMIT_MS = 700
 """Leaves 300 ms of the default deadline for the stream, the SDK and a late wake-up."""

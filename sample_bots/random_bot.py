@@ -12,7 +12,7 @@ from arena.sdk import BotInfo, run_bot
 INFO = BotInfo(
     name="random",
     version="1.0",
-    author="Abluxxen Arena samples",
+    author="Bot Arena samples",
     games=(*names(), *family_wildcards()),
 )
 

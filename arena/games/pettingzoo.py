@@ -57,6 +57,8 @@ import operator
 import random
 from typing import Any, Final, SupportsIndex
 
+from arena import DISTRIBUTION
+
 from .registry import AnyGame, get
 
 try:
@@ -67,7 +69,7 @@ try:
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 except ImportError as missing:  # pragma: no cover - only without the extra
     raise ImportError(
-        f"arena.games.pettingzoo needs the [rl] extra: pip install 'abluxxen-arena[rl]' ({missing})"
+        f"arena.games.pettingzoo needs the [rl] extra: pip install '{DISTRIBUTION}[rl]' ({missing})"
     ) from missing
 
 Obs = dict[str, npt.NDArray[Any]]

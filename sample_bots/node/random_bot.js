@@ -80,7 +80,7 @@ const HELLO = {
   games: ["abluxxen", "fluxx", "openspiel:*"],
   presets: [], // empty: every preset
   players: [], // empty: every table size
-  author: "Abluxxen Arena samples",
+  author: "Bot Arena samples",
 };
 
 function hello(call, callback) {

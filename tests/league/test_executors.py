@@ -262,7 +262,7 @@ def test_a_missing_ray_extra_is_named_with_how_to_install_it(
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # what an install without the extra sees
     config = _config(tmp_path / "no-ray.db", executor="ray")
-    with pytest.raises(ExecutorError, match=r"pip install 'abluxxen-arena\[ray\]'"):
+    with pytest.raises(ExecutorError, match=r"pip install 'bot-arena\[ray\]'"):
         make_executor(config)
 
 

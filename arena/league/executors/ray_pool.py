@@ -1,5 +1,5 @@
 """The ``ray`` executor: tables on long-lived actors of a Ray cluster (the ``ray``
-extra: ``pip install 'abluxxen-arena[ray]'``).
+extra: ``pip install 'bot-arena[ray]'``).
 
 Without an address the head starts a local cluster with one CPU per worker; with
 ``ray_address`` it joins a running one (``ray start --head`` on the head node). Every
@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.metadata
 import logging
 import secrets
 import socket
 from collections.abc import Sequence
 from typing import Any
+
+from arena import DISTRIBUTION
 
 from .base import ExecutorError, Recipe, WorkerLostError
 from .framed import GONE_TIMEOUT_S, FramedWorker
@@ -37,15 +38,9 @@ def import_ray() -> Any:
     except ImportError:
         raise ExecutorError(
             f"the ray executor needs Ray, which is not installed: pip install "
-            f"'{_distribution()}[ray]' (or choose --executor local or processes)"
+            f"'{DISTRIBUTION}[ray]' (or choose --executor local or processes)"
         ) from None
     return ray
-
-
-def _distribution() -> str:
-    """The name this package is installed under (for the install advice)."""
-    names = importlib.metadata.packages_distributions().get("arena") or ["arena"]
-    return names[0]
 
 
 def check_reachable(address: str) -> None:
