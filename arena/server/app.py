@@ -22,7 +22,6 @@ from arena.league.executors import Executor
 from arena.referee.channels import read_roots
 from arena.sdk.server import listen_problem
 from arena.store import Store, StoreError, open_store
-from arena.v1 import arena_pb2, arena_pb2_grpc
 
 from .config import ServeConfig
 from .connections import (
@@ -38,10 +37,11 @@ from .ladder import Ladder
 from .read_processes import ReadProcesses
 from .reads import ReadPool
 from .servicer import ArenaServicer
+from .wire import ARENA, add_arena_servicer
 
 log = logging.getLogger("arena.serve")
 
-ARENA_SERVICE: Final = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
+ARENA_SERVICE: Final = ARENA.full_name
 """"arena.v1.Arena"."""
 MAX_REQUEST_BYTES: Final = 64 * 1024
 """Every Arena request is small; anything bigger is refused by gRPC itself."""
@@ -226,9 +226,7 @@ async def start_arena(
         reads = ReadPool(config.db)
         if config.read_processes:
             public_reads = ReadProcesses(config.db, processes=config.read_processes)
-        arena_pb2_grpc.add_ArenaServicer_to_server(
-            ArenaServicer(config, store, ladder, reads, public_reads), server
-        )
+        add_arena_servicer(ArenaServicer(config, store, ladder, reads, public_reads), server)
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
         reflection.enable_server_reflection(

@@ -1,9 +1,13 @@
 """The public reads' work, as plain functions of a read-only Store and picklable values,
 so that they can run in the read processes (``read_processes``) as well as on the
-read threads: reading the rows and building the reply's protobuf messages, which is
-where a read's CPU goes. What only the arena's own process knows (its page tokens'
-secret, the matches each bot has played since it started, the kept rank intervals,
-the matches being played) is passed in or done by the caller.
+read threads: reading the rows, building the reply's protobuf messages and serializing
+them, which is where a read's CPU goes. What only the arena's own process knows (its
+page tokens' secret, the matches each bot has played since it started, the kept rank
+intervals, the matches being played) is passed in or done by the caller.
+
+A page comes back as the serialized bytes of a reply holding only its rows (``Page``):
+the caller sends them on with its own fields (``arena.server.wire``) and neither
+unpickles, builds nor serializes a message per row on the arena's event loop.
 """
 
 from __future__ import annotations
@@ -25,6 +29,9 @@ from arena.v1 import arena_pb2
 from .views import bot_message, finished_match, leaderboard_row
 
 Scalar = str | int | float | bool
+Page = tuple[bytes, list[Scalar] | None]
+"""A page's rows as a serialized reply of those rows alone, and the position after its
+last (None: the list ends)."""
 
 
 def bots(
@@ -34,9 +41,9 @@ def bots(
     size: int,
     viewer: str | None,
     played: Mapping[str, int],
-) -> tuple[list[arena_pb2.SubmittedBot], list[Scalar] | None]:
-    """A page of submitted bots (endpoints only to their owner ``viewer``), and the
-    position after its last (None: the list ends)."""
+) -> Page:
+    """A page of submitted bots (endpoints only to their owner ``viewer``): a
+    ``ListBotsReply`` of its ``bots``."""
     found = bot_page(store, owner, after=after, limit=size + 1)
     more = len(found) > size
     found = found[:size]
@@ -44,7 +51,8 @@ def bots(
         bot_message(b, matches=played.get(b.name, 0), show_endpoint=viewer == b.owner)
         for b in found
     ]
-    return messages, [found[-1].name] if more else None
+    reply = arena_pb2.ListBotsReply(bots=messages).SerializeToString()
+    return reply, [found[-1].name] if more else None
 
 
 def leaderboard(
@@ -54,9 +62,9 @@ def leaderboard(
     size: int,
     include_retired: bool,
     intervals: Mapping[str, RankInterval],
-) -> tuple[list[arena_pb2.LeaderboardRow], list[Scalar] | None]:
-    """A page of the ladder's standings, best first, with the rank intervals given,
-    and the position after its last (None: the list ends)."""
+) -> Page:
+    """A page of the ladder's standings, best first, with the rank intervals given: a
+    ``GetLeaderboardReply`` of its ``rows``."""
     standings = store.standings(
         ladder,
         after=(after[0], after[1]) if after else None,
@@ -74,10 +82,11 @@ def leaderboard(
         leaderboard_row(row, BotStatus(standing.status) if standing.status else None)
         for row, standing in zip(ranked, standings, strict=True)
     ]
+    reply = arena_pb2.GetLeaderboardReply(rows=rows).SerializeToString()
     if not more:
-        return rows, None
+        return reply, None
     last = standings[-1].rating
-    return rows, [standing_key(last.mu, last.sigma), last.bot, first + size - 1]
+    return reply, [standing_key(last.mu, last.sigma), last.bot, first + size - 1]
 
 
 def matches(
@@ -86,22 +95,23 @@ def matches(
     bot: str | None,
     before: tuple[float, int] | None,
     limit: int,
-) -> tuple[list[arena_pb2.MatchSummary], list[Scalar] | None]:
-    """A page of the league's finished matches (of one bot), newest first, and the
-    position after its last (None: the list ends)."""
+) -> Page:
+    """A page of the league's finished matches (of one bot), newest first: a
+    ``ListMatchesReply`` of its ``matches``."""
     rows = store.match_page(league_id, bot=bot, before=before, limit=limit + 1)
     more = len(rows) > limit
     rows = rows[:limit]
     position: list[Scalar] | None = [rows[-1].finished_at, rows[-1].idx] if more else None
-    return [finished_match(row) for row in rows], position
+    reply = arena_pb2.ListMatchesReply(matches=[finished_match(row) for row in rows])
+    return reply.SerializeToString(), position
 
 
 def match(
     store: Store, league_id: str, match_id: str, seat: int | None
-) -> arena_pb2.GetMatchReply | tuple[grpc.StatusCode, str]:
+) -> bytes | tuple[grpc.StatusCode, str]:
     """A finished match of the league, as ``seat`` saw it (None: everything, with its
-    record), or why not (a status and words). Read and decoded here: a record is tens
-    of kB of JSON once unpacked."""
+    record), as a serialized ``GetMatchReply``; or why not (a status and words). Read,
+    decoded and serialized here: a record is tens of kB of JSON once unpacked."""
     row = store.match(match_id)
     # Only this arena's ladder: another league in the database may still replay a
     # duplicate deal, whose record must not be out before it has been played.
@@ -123,4 +133,4 @@ def match(
     else:
         reply.replay.extend(replay_lines(lines, None))
         reply.record_json.extend(json.dumps(line, separators=(",", ":")) for line in lines)
-    return reply
+    return reply.SerializeToString()

@@ -19,7 +19,8 @@ The reads (ListBots, GetLeaderboard, ListMatches, GetMatch) are public, so they 
 the referee, which shares this event loop, next to nothing: each is counted against its
 client address's read rate (RESOURCE_EXHAUSTED beyond it), reads one page through an
 index (``pages.py``: keyset pages with opaque tokens), and runs on the read pool's
-threads with their own connections (``reads.py``), never on the loop.
+processes (``read_processes.py``) or threads (``reads.py``) with their own connections,
+never on the loop; their rows come back serialized, and go out as they are (``wire.py``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from arena.store.registry import (
     name_taken,
 )
 from arena.text import first_hidden
-from arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.v1 import arena_pb2
 
 from . import read_jobs
 from .allowlist import Allowlist, endpoint_key
@@ -59,6 +60,7 @@ from .ratelimit import RateLimiter, TokenBuckets, peer_key
 from .read_processes import ReadProcesses
 from .reads import ReadPool
 from .views import bot_message, running_match
+from .wire import joined
 
 MAX_ENDPOINT: Final = 300
 """Characters in an endpoint."""
@@ -87,8 +89,9 @@ MAX_ROWS: Final = 1000
 Code = grpc.StatusCode
 
 
-class ArenaServicer(arena_pb2_grpc.ArenaServicer):
-    """Submissions, updates and the ladder's views."""
+class ArenaServicer:
+    """Submissions, updates and the ladder's views (served by ``wire.add_arena_servicer``:
+    a method may answer its reply's serialized bytes)."""
 
     def __init__(
         self,
@@ -414,7 +417,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
 
     async def ListBots(  # noqa: N802 (gRPC method name)
         self, request: arena_pb2.ListBotsRequest, context: Any
-    ) -> arena_pb2.ListBotsReply:
+    ) -> bytes:
         """The submitted bots with their status, by name, one page."""
         await self._read_allowed(context)
         viewer = await self.auth.caller(context, required=False)
@@ -428,18 +431,18 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             read_jobs.bots, owner=owner or None, after=after[0] if after else None, size=size,
             viewer=viewer, played=played,
         )  # fmt: skip
-        messages, position = await self.public_reads.run(job)
+        bots, position = await self.public_reads.run(job)
         token = self.pages.make("bots", scope, position) if position else ""
-        return arena_pb2.ListBotsReply(
-            bots=messages,
-            ladder_status=self.ladder.status,
-            ladder=self.config.ladder,
-            next_page_token=token,
+        return joined(
+            bots,
+            arena_pb2.ListBotsReply(
+                ladder_status=self.ladder.status, ladder=self.config.ladder, next_page_token=token
+            ),
         )
 
     async def GetLeaderboard(  # noqa: N802 (gRPC method name)
         self, request: arena_pb2.GetLeaderboardRequest, context: Any
-    ) -> arena_pb2.GetLeaderboardReply:
+    ) -> bytes:
         """The ladder's standings, best first, one page; only this arena's ladder."""
         await self._read_allowed(context)
         ladder = request.ladder or self.config.ladder
@@ -470,16 +473,15 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         )  # fmt: skip
         rows, position = await self.public_reads.run(job)
         token = self.pages.make("leaderboard", scope, position) if position else ""
-        return arena_pb2.GetLeaderboardReply(
-            ladder=ladder,
-            rows=rows,
-            ladder_status=self.ladder.status,
-            next_page_token=token,
+        return joined(
+            arena_pb2.GetLeaderboardReply(ladder=ladder),
+            rows,
+            arena_pb2.GetLeaderboardReply(ladder_status=self.ladder.status, next_page_token=token),
         )
 
     async def ListMatches(  # noqa: N802 (gRPC method name)
         self, request: arena_pb2.ListMatchesRequest, context: Any
-    ) -> arena_pb2.ListMatchesReply:
+    ) -> bytes:
         """Running matches first (if asked for, on the first page), then finished ones,
         newest first, one page."""
         await self._read_allowed(context)
@@ -504,11 +506,15 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         )  # fmt: skip
         finished, position = await self.public_reads.run(job)
         token = self.pages.make("matches", scope, position) if position else ""
-        return arena_pb2.ListMatchesReply(matches=summaries + finished, next_page_token=token)
+        return joined(
+            arena_pb2.ListMatchesReply(matches=summaries),
+            finished,
+            arena_pb2.ListMatchesReply(next_page_token=token),
+        )
 
     async def GetMatch(  # noqa: N802 (gRPC method name)
         self, request: arena_pb2.GetMatchRequest, context: Any
-    ) -> arena_pb2.GetMatchReply:
+    ) -> bytes:
         """A finished ladder match: one seat's view, or everything."""
         await self._read_allowed(context)
         match_id = request.match_id

@@ -21,6 +21,7 @@ from arena.server.errors import ReadsUnavailableError
 from arena.server.read_processes import ReadProcesses
 from arena.store import open_store
 from arena.store.synthetic import add_matches
+from arena.v1 import arena_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ("ada", "bea", "cyd", "dot", "eve", "fay", "gil")
@@ -50,7 +51,8 @@ def test_jobs_run_elsewhere_and_errors_come_back_as_themselves(db: Path) -> None
         page, position = await pool.run(
             partial(read_jobs.matches, league_id="lg", bot=None, before=None, limit=10)
         )
-        assert [m.match_id for m in page] == [f"lg/{i:06d}" for i in range(29, 19, -1)]
+        listed = arena_pb2.ListMatchesReply.FromString(page).matches
+        assert [m.match_id for m in listed] == [f"lg/{i:06d}" for i in range(29, 19, -1)]
         assert position is not None
         assert os.getpid() not in _pids(pool)
         with pytest.raises(AttributeError, match="no_such_thing"):
@@ -73,7 +75,7 @@ def test_a_killed_read_process_is_replaced(db: Path) -> None:
         with pytest.raises(ReadsUnavailableError):
             await pool.run(job)
         page, _ = await pool.run(job)  # new processes
-        assert len(page) == 5
+        assert len(arena_pb2.ListMatchesReply.FromString(page).matches) == 5
         assert pid not in _pids(pool)
 
     try:
