@@ -5,7 +5,10 @@ Each simulated league runs the league's real scheduler (arena.league.schedule) a
 rater (arena.league.commit.Standings: TrueSkill) on matches played in process: no gRPC,
 the policies are called directly on the engine. The field is greedy taking a uniformly
 random legal action with probability eps, eps in {0, .1, .2, .35, .5, .65, .8, 1}, so
-the true order is known (lower eps is better). ``--field search`` (ismcts at 200, 100,
+the true order is known (lower eps is better); ``--field close`` puts them 5 points
+apart, ``--field drawn`` draws them for each league, and ``--field pl-drawn`` and
+``pl-even`` play no game at all, drawing each table's places from the joint model
+itself (Plackett-Luce), so that the model is exact. ``--field search`` (ismcts at 200, 100,
 50 and 25 iterations, then greedy, at tables of their own), ``--field budgets`` (the
 search above greedy bots with random moves) and ``--field tree`` (the search with every
 seat in its tree, at 400 down to 25 iterations) were tried as fields of the search bot's
