@@ -29,6 +29,7 @@ import contextlib
 import re
 import resource
 import selectors
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -288,6 +289,10 @@ def test_the_arena_out_of_descriptors_blames_no_bot_and_recovers(tmp_path: Path)
                 "matches to resume",
             )
             assert _serving(health)
+            # The arena stops before two's relay closes: after that two is truly
+            # unreachable, and a match the ladder started then would rightly count.
+            server.popen.send_signal(signal.SIGTERM)
+            assert server.popen.wait(timeout=PATIENCE_S) == 0
 
         # Nothing was held against either bot: the cut match is void, no seat forfeited,
         # no fault, no failure counted.
