@@ -248,3 +248,6 @@ def test_rank_runs_are_the_shortest_that_hold_the_level(
         for start in range(n - width + 1):
             shorter = np.mean((column >= start) & (column < start + width))
             assert shorter < level - 1e-12
+        for start in range(n - width):  # runs as short: none holds more
+            alike = np.mean((column >= start) & (column <= start + width))
+            assert alike <= held[bot] + 1e-12
