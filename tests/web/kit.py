@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from arena.store import open_store
 from arena.store.rows import MatchRow, RatingRow, SeatRow
 from arena.store.synthetic import add_matches
+
+if TYPE_CHECKING:
+    from arena.referee.human import HumanSeat
 
 ROOT = Path(__file__).resolve().parents[2]
 LEAGUE = "league-web"
@@ -137,3 +141,16 @@ def record_one(
     finally:
         store.close()
     return match_id
+
+
+async def answer_each_decision(human: HumanSeat, answer: Callable[[Any], tuple[int, ...]]) -> None:
+    """A person at ``human``'s table who answers every decision shown with
+    ``answer(decision)`` (the choices' indices), until the match is over."""
+    version = 0
+    while True:
+        moment = await human.next_moment(version, timeout_s=3600)
+        version = moment.version
+        if moment.over is not None:
+            return
+        if moment.decision is not None:
+            assert human.choose(moment.decision.request_id, *answer(moment.decision)) is None

@@ -20,6 +20,8 @@ from arena.referee import LocalSeat, MatchSpec, Seat, run_match
 from arena.referee.human import HumanSeat
 from arena.web.play_picks import checkboxes, picked
 
+from .kit import answer_each_decision
+
 
 def test_each_abluxxen_play_is_one_set_of_ticked_cards_and_back() -> None:
     game = get("abluxxen")
@@ -70,18 +72,7 @@ async def _person_at_fluxx_table(seed: int, answer: Callable[[Any], tuple[int, .
         LocalSeat("r2", RandomPolicy(seed + 1)),
     ]
 
-    async def click() -> None:
-        version = 0
-        while True:
-            moment = await human.next_moment(version, timeout_s=3600)
-            version = moment.version
-            if moment.over is not None:
-                return
-            if moment.decision is not None:
-                decision = moment.decision
-                assert human.choose(decision.request_id, *answer(decision)) is None
-
-    clicking = asyncio.create_task(click())
+    clicking = asyncio.create_task(answer_each_decision(human, answer))
     game = get("fluxx")
     spec = MatchSpec(f"play/{seed}", game.make_config(3), seed=seed, game=game)
     outcome = await run_match(spec, seats)

@@ -9,25 +9,14 @@ from pathlib import Path
 from arena.games import get
 from arena.policies.registry import builtin_factory
 from arena.referee import Seat, builtin_seat
-from arena.referee.human import HumanSeat
 from arena.store import open_store
 from arena.web.play_record import ladder_of
 from arena.web.play_room import PlayRoom, PlaySettings, PlayTable
 
+from .kit import answer_each_decision
+
 GAME = get("abluxxen")
 CONFIG = GAME.make_config(3, "amigo")
-
-
-async def _answer_first(human: HumanSeat) -> None:
-    """A person who always takes the first choice offered."""
-    version = 0
-    while True:
-        moment = await human.next_moment(version, timeout_s=3600)
-        version = moment.version
-        if moment.over is not None:
-            return
-        if moment.decision is not None:
-            assert human.choose(moment.decision.request_id, 0) is None
 
 
 def test_two_tables_that_finish_together_are_both_recorded_and_rated(tmp_path: Path) -> None:
@@ -45,7 +34,9 @@ def test_two_tables_that_finish_together_are_both_recorded_and_rated(tmp_path: P
                 2: builtin_seat("random-2", factory, 2),
             }
             tables.append(room.start_people(GAME, CONFIG, {0: person}, bots, rated=True, seed=5))
-        clicking = [asyncio.create_task(_answer_first(t.people[0])) for t in tables]
+        clicking = [
+            asyncio.create_task(answer_each_decision(t.people[0], lambda _: (0,))) for t in tables
+        ]
         await asyncio.gather(*clicking, *(t.task for t in tables if t.task is not None))
         return tables
 
