@@ -3,7 +3,7 @@
 Both are latency-sensitive servers: the referee cuts every decision at its deadline on
 its own event-loop timer, and a bot must answer within it. With CPython's defaults a
 full collection walks every live match's state and record, which in a league of 64
-concurrent matches stalls the loop for 20-30 ms (scripts/bench_referee.py: timeouts
+concurrent matches stalls the loop for 20-30 ms (scripts/bench/bench_referee.py: timeouts
 were cut up to 32 ms late; with these settings, under 20 ms). The arena's garbage is
 almost all acyclic and freed by reference counting, so collecting less often costs
 little memory.

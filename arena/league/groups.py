@@ -6,7 +6,7 @@ Why it may help: in a duplicate group the same hands are dealt at every table, s
 bots that held the same hand at different tables are compared on equal luck; rating the
 tables one at a time throws that away. What it costs: scores from different tables are
 compared, and a table of strong bots ends sooner (everyone scores less). Measured in
-docs/RATINGS.md (scripts/rating_truth.py --duplicate --rate-groups).
+docs/RATINGS.md (scripts/bench/rating_truth.py --duplicate --rate-groups).
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ error is about 0.35 percentage points."""
 MAX_DRAWS: Final = 400_000
 """Draws (bots x samples) per leaderboard at most: a larger ladder gets fewer samples
 (never fewer than ``MIN_SAMPLES``). The draws are numpy's: 400,000 of 200 bots cost
-about 90 ms with their ranking (scripts/bench_joint.py)."""
+about 90 ms with their ranking (scripts/bench/bench_joint.py)."""
 MIN_SAMPLES: Final = 500
 MAX_STEPS: Final = 500
 TOLERANCE: Final = 1e-7
@@ -172,7 +172,7 @@ def fit(
     fixed order, so a resumed league is shown the same fits as an uninterrupted one.
 
     ``sandwich``: the covariance by the robust (sandwich) rule instead of the model's
-    own, for scripts/rating_truth.py's comparison (docs/RATINGS.md: sharper, and too
+    own, for scripts/bench/rating_truth.py's comparison (docs/RATINGS.md: sharper, and too
     sure after a few matches, so leaderboards keep the model's)."""
     import numpy as np
 
@@ -315,7 +315,7 @@ class Ranked:
     """The posterior probability inside each bot's rank interval: at least ``level``,
     and more where whole ranks cannot stop at exactly it (a bot second with
     probability 0.97 and third with 0.03 has the interval 2..3, which holds 1.0). What
-    the intervals' coverage should be measured against (scripts/rating_truth.py)."""
+    the intervals' coverage should be measured against (scripts/bench/rating_truth.py)."""
 
 
 def ranked(joint: JointFit, order: Sequence[str], level: float = LEVEL) -> Ranked:

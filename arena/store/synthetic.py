@@ -8,7 +8,7 @@ seats, so a million matches take a few minutes, not days.
 The same rules are written once for SQLite and once for PostgreSQL (their ways of
 counting rows and drawing random numbers differ); the random parts differ, the rest is
 equal.
-``scripts/bench_reads.py`` serves such a history; tests build small ones.
+``scripts/bench/bench_reads.py`` serves such a history; tests build small ones.
 """
 
 from __future__ import annotations

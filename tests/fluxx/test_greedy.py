@@ -1,6 +1,6 @@
 """Fluxx's greedy policy knows the Goals: it plays the Keeper that wins, never the Goal
 that hands another seat the game, plays a Keeper limit against a leader, and beats
-random play (scripts/greedy_vs_random.py measures by how much, docs/BENCHMARKS.md)."""
+random play (scripts/bench/greedy_vs_random.py measures by how much, docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 

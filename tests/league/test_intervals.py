@@ -1,6 +1,6 @@
 """The joint model under every leaderboard: its arithmetic, and that its figures say what
 is true on fields whose order is known (simulated from the model itself here; the real
-game's fields are measured by scripts/rating_truth.py, docs/RATINGS.md)."""
+game's fields are measured by scripts/bench/rating_truth.py, docs/RATINGS.md)."""
 
 from __future__ import annotations
 

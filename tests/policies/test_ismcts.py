@@ -1,7 +1,7 @@
 """The generic ISMCTS policy, on every game that can determinize: legal actions only,
 blind to what its seat may not know, within its budget, reproducible from its seed, and
 clearly stronger than random. How strong it is against greedy is a benchmark
-(scripts/bench_ismcts.py, docs/BENCHMARKS.md), not a test."""
+(scripts/bench/bench_ismcts.py, docs/BENCHMARKS.md), not a test."""
 
 from __future__ import annotations
 

@@ -163,7 +163,7 @@ def test_bad_replies_get_a_strike_each_and_the_fallback(mode: str, expected: Fau
 def test_timeouts_are_cut_at_the_deadline() -> None:
     # The bot answers each decision after its first one 500 ms late: on the virtual
     # clock each is cut exactly at the deadline (how late a real timer fires under load
-    # is measured by scripts/bench_referee.py and scripts/bench_isolation.py).
+    # is measured by scripts/bench/bench_referee.py and scripts/bench/bench_isolation.py).
     outcome, took = play_scripted(
         Behaviour("sleep", after=1, sleep_s=0.5), deadline_ms=100, max_strikes=3
     )

@@ -1,7 +1,7 @@
 """What each page costs a browser (issue 29), in a real headless Chromium against a real
 ``arena web``: little script, static files cached for a year and compressed, pages
 compressed, nothing fetched from beyond this machine. Times are the benchmark's
-(``scripts/bench_page_load.py``), never asserted here."""
+(``scripts/bench/bench_page_load.py``), never asserted here."""
 
 from __future__ import annotations
 

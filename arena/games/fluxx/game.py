@@ -51,7 +51,7 @@ CAP_RATE: Final = {
 }
 """Per preset, the share of games that reach a cap under uniformly random play: 7 of
 50,000 under ``pegasus-2011``, none of 50,000 under each other preset
-(docs/BENCHMARKS.md, scripts/stats_fluxx.py)."""
+(docs/BENCHMARKS.md, scripts/bench/stats_fluxx.py)."""
 MIN_DRAW_PROBABILITY: Final = 0.01
 """TrueSkill's draw probability at two seats, where a won game has no tied pair: a
 draw probability of 0 would make a capped game (a draw) raise both sigmas."""

@@ -49,7 +49,7 @@ from typing import Any
 
 import grpc
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from arena.server.config import ServeConfig  # noqa: E402

@@ -10,7 +10,7 @@ of CPU work, as in-process matches do, yielding between steps in one of two ways
 the delay from the bot's send to the arena's read (p50/p90/p99/max ms) and the share of
 the wall time the lanes got to work; the last line is JSON.
 
-    .venv/bin/python scripts/bench_reply_delivery.py [--replies 300] [--lanes 8]
+    .venv/bin/python scripts/bench/bench_reply_delivery.py [--replies 300] [--lanes 8]
         [--step-ms 0.2,0.5,1]
 """
 

@@ -34,7 +34,7 @@ from arena.referee.faults import Fault
 from arena.referee.seats import Decision, Reply, Seat
 from arena.v1 import bot_pb2
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def rss_kb(pid: int) -> int:

@@ -6,7 +6,7 @@ difference between two N, divided by the difference of N, is the instructions pe
 stable where CPU time on a shared machine is not.
 
 Run: valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
-       .venv/bin/python scripts/count_match_instructions.py --game openspiel:kuhn_poker -n 300
+       .venv/bin/python scripts/bench/count_match_instructions.py --game openspiel:kuhn_poker -n 300
 """
 
 from __future__ import annotations

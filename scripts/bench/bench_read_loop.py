@@ -8,7 +8,7 @@ moves with the machine's load, so two versions of the code compare in one sittin
 (``PYTHONPATH=DIR`` serves DIR's code). The client runs on a thread and channel of its
 own, whose CPU is not the loop's; the reads themselves run in the read processes.
 
-    .venv/bin/python scripts/bench_read_loop.py --db /tmp/loop.db --reads 100
+    .venv/bin/python scripts/bench/bench_read_loop.py --db /tmp/loop.db --reads 100
 
 Builds ``--db`` the first time (700 bots, 20,000 matches: pages of 500 rows).
 """

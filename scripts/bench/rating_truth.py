@@ -31,7 +31,7 @@ After every round (each bot one more match) it looks at the leaderboard's order
 Last line JSON: games_per_bot_to_settle (the median over leagues), rank_interval_coverage,
 stop_rule_wrong_order (share of leagues whose stop left a wrong neighbour pair), ...
 
-    nice -n 10 .venv/bin/python scripts/rating_truth.py --leagues 50 --games-per-bot 400
+    nice -n 10 .venv/bin/python scripts/bench/rating_truth.py --leagues 50 --games-per-bot 400
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from arena.games import get as get_game  # noqa: E402

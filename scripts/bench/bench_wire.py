@@ -12,7 +12,7 @@ The build in use is the one the process imports (compiled if current; pure Pytho
 ARENA_PURE_PYTHON=1). Last line JSON: per game µs per request for each encoder and their
 ratio.
 
-    .venv/bin/python scripts/bench_wire.py [--games 20] [--rounds 5]
+    .venv/bin/python scripts/bench/bench_wire.py [--games 20] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from arena import native  # noqa: E402

@@ -9,7 +9,7 @@ package is downloaded as on a new machine; without it pip's cache on this machin
 used. What apt installs (PostgreSQL, chromium) is installed once per machine and is not
 undone, so a machine that has them shows the test's time without them.
 
-    .venv/bin/python scripts/bench_fresh_clone.py --cold-pip-cache
+    .venv/bin/python scripts/bench/bench_fresh_clone.py --cold-pip-cache
 
 Last line JSON: demo_s, test_s (null with --demo-only), commit, cold_pip_cache.
 """
@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def timed(command: list[str], cwd: Path, env: dict[str, str], log: Path) -> float:

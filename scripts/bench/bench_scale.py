@@ -76,7 +76,7 @@ from arena.referee.faults import Fault
 from arena.referee.seats import Decision, Reply
 from arena.v1 import bot_pb2
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COUNT_EVERY_S = 0.25
 """The slow bot server prints its count of answered decisions this often."""
 

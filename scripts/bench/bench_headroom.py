@@ -5,7 +5,7 @@ open (``/dev/null`` opened that often; the soft limit raised to the hard limit).
 Each figure is the best of 5 rounds of 200 calls, in microseconds per call. Last line
 JSON.
 
-    .venv/bin/python scripts/bench_headroom.py [--open 100,1000,4000,16000]
+    .venv/bin/python scripts/bench/bench_headroom.py [--open 100,1000,4000,16000]
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ report of them by test file. CPU time is the figure to compare on a shared machi
 wall time of a test swings with the machine's load, what it computes does not.
 
     rm -rf /tmp/suite-cpu
-    SUITE_CPU=/tmp/suite-cpu PYTHONPATH=scripts \
+    SUITE_CPU=/tmp/suite-cpu PYTHONPATH=scripts/bench \
         .venv/bin/python -m pytest -n 2 -q -m "not slow" -p suite_cpu
-    .venv/bin/python scripts/suite_cpu.py /tmp/suite-cpu
+    .venv/bin/python scripts/bench/suite_cpu.py /tmp/suite-cpu
 
 A process a test starts and leaves to a fixture is counted where the fixture reaps it (a
 module's server: in the module's last test); the PostgreSQL server's processes, which

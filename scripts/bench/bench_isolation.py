@@ -58,7 +58,7 @@ from arena.referee import LocalSeat, MatchOutcome, MatchSpec, RemoteSeat, Seat, 
 from arena.referee.channels import ChannelPool
 from arena.v1 import bot_pb2
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HUGE_BYTES = 10 << 20
 DEADLINE_MS = 30
 

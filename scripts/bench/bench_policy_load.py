@@ -45,9 +45,9 @@ from urllib.parse import urlencode, urlsplit
 
 import grpc
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "bench"))
 
 from bench_reads import Procs, first_line, live_bots, log  # noqa: E402
 from bench_web import web_line  # noqa: E402

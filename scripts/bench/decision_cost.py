@@ -25,7 +25,7 @@ they come in batches. Comparing the league's rung with the zero-work rungs of th
 rate separates what the arena costs itself from what its slowness costs the bots.
 Last line JSON.
 
-    .venv/bin/python scripts/decision_cost.py [--matches 16] [--seconds 5]
+    .venv/bin/python scripts/bench/decision_cost.py [--matches 16] [--seconds 5]
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ from pathlib import Path
 
 import grpc
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts" / "bench"))
 
 from bench_referee import instant_matches, recorded_requests  # noqa: E402
 from cpu_budget import (  # noqa: E402

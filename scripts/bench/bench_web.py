@@ -39,9 +39,9 @@ import time
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "bench"))
 
 from bench_reads import (  # noqa: E402
     Procs,

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import grpc
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts" / "bench"))
 
 from bench_league import echo_ceiling, round_trips_per_s  # noqa: E402
 from bench_referee import start_server  # noqa: E402

@@ -11,7 +11,8 @@ allocated by Python. Compare with ``bench_streams.py`` (the arena and the SDK bo
 the same number of streams) and ``bench_scale.py`` (kB per 4-player match in flight).
 Last line JSON.
 
-    .venv/bin/python scripts/bench_stream_floor.py [--streams 2000] [--trace] [--option KEY=INT ...]
+    .venv/bin/python scripts/bench/bench_stream_floor.py [--streams 2000] [--trace] \\
+        [--option KEY=INT ...]
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ by a Plackett-Luce draw from skills spread over 3 logits: the worst case for the
 (random tables make nearly every table a choice set of its own; a schedule that brings
 neighbours together makes far fewer). CPU seconds, one process.
 
-    .venv/bin/python scripts/bench_joint.py                   # 8/800, 50/20k, 200/100k
-    .venv/bin/python scripts/bench_joint.py --sizes 200:1000000
+    .venv/bin/python scripts/bench/bench_joint.py                   # 8/800, 50/20k, 200/100k
+    .venv/bin/python scripts/bench/bench_joint.py --sizes 200:1000000
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from arena.league.joint import Outcomes, fit, ranked  # noqa: E402

@@ -4,7 +4,7 @@
 # beside it the whole time (runs B1, B2, ...: fresh clones too, one after another, until
 # A is done). BESIDE=2 is three suites at once.
 #
-#   scripts/suite_beside_suite.sh [COMMIT [RUNS [FOLDER]]]
+#   scripts/bench/suite_beside_suite.sh [COMMIT [RUNS [FOLDER]]]
 #
 # COMMIT defaults to HEAD, RUNS to 10, FOLDER (clones and logs) to a new temporary
 # folder. One line per finished run goes to FOLDER/log.txt (and stdout): the run, its exit
@@ -14,7 +14,7 @@
 # 30; after the last A run, the B runs under way are played out. Stop it early with Ctrl-C. SUITE (environment) replaces
 # ./scripts/test, e.g. SUITE=true to try the script itself.
 set -u
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 commit=$(git -C "$repo" rev-parse "${1:-HEAD}")
 runs=${2:-10}
 folder=${3:-$(mktemp -d /tmp/suite-beside-suite.XXXXXX)}

@@ -11,7 +11,7 @@ Games alternate in rounds (--rounds), medians reported. Last line JSON. ``--seat
 in-process``: the seats say their open and close never wait (``at_once``, as the
 in-process seats of built-in bots do), so the referee calls them inline, not as tasks.
 
-Run: .venv/bin/python scripts/bench_openspiel.py [--matches N] [--rounds R]
+Run: .venv/bin/python scripts/bench/bench_openspiel.py [--matches N] [--rounds R]
      [--seats remote|in-process]
 """
 

@@ -17,7 +17,7 @@ bot's (work counted, steadier than seconds on a busy machine). The last line is 
 with each setup's figures by level and the ratio of each level's matches/s to the
 setup's best (goal: at least 0.8 at 1000).
 
-    .venv/bin/python scripts/bench_concurrency.py [--levels 1,4,16,64,256,1000]
+    .venv/bin/python scripts/bench/bench_concurrency.py [--levels 1,4,16,64,256,1000]
         [--matches 200] [--setups builtin,remote] [--schedule informative]
 """
 
@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from arena.gctune import tune_for_latency  # noqa: E402

@@ -9,7 +9,7 @@ runs ``arena db copy`` as a user does, a process each way: the SQLite file into 
 PostgreSQL database, then that database into a new SQLite file. Every temporary file and
 the server go at the end. Prints the figures and a last line of JSON.
 
-    .venv/bin/python scripts/bench_db_copy.py [--matches 1000000] [--bots 200]
+    .venv/bin/python scripts/bench/bench_db_copy.py [--matches 1000000] [--bots 200]
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "bench"))
 
 from bench_db_reads import build  # noqa: E402
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How low the referee/echo ratio can go at all, and how much work per decision fits
-under a goal ratio: a floor for ``scripts/bench_referee.py``.
+under a goal ratio: a floor for ``scripts/bench/bench_referee.py``.
 
 Against the same trivial bot server in another process, and alternating with samples of
 the bare echo (the baseline of bench_referee.py), this plays:
