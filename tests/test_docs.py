@@ -14,7 +14,11 @@ from arena.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_RULES = ROOT.parent / "shared" / "RULES.md"
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    ROOT / "scripts" / "bench" / "README.md",  # the benchmarks' index
+]
 
 
 def test_the_rules_copy_matches_the_workspace_spec() -> None:
