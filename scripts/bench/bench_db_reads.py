@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reads at scale on both backends (issue 14): ``arena ratings`` and ``arena matches``
+"""Reads at scale on both backends: ``arena ratings`` and ``arena matches``
 on a database of ``--matches`` recorded matches (default 1,000,000), on SQLite and on
 PostgreSQL.
 

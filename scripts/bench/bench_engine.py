@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Engine speed: uniformly random legal play, one process (issue: >= 1,000 games/s).
+"""Engine speed: uniformly random legal play, one process (goal: >= 1,000 games/s).
 
 Plays 4-player ``amigo`` games (by default) with every decision chosen uniformly among
 the canonical legal actions, history and events on, as in normal use. The last line is

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The referee's own CPU per decision on OpenSpiel games against Abluxxen, side by side
-in one run (issue 30's speed goal), and the bytes of a request.
+in one run, and the bytes of a request.
 
 For each game: (a) ``total``: matches run by the referee (``run_match``) against
 in-process seats that answer legal_index 0 at once (``bench_referee._InstantSeat``: no

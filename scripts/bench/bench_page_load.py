@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Each page of the web app loaded cold in a real headless Chromium (issue 29).
+"""Each page of the web app loaded cold in a real headless Chromium.
 
 1. Builds a database of ``--matches`` recorded 4-player matches of one ladder among
    ``--bots`` bots (``arena.store.synthetic``, each with a real match's record), or

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Built-in policies that think, beside a live ladder (issue 28 item 2).
+"""Built-in policies that think, beside a live ladder.
 
 1. Serves a fresh database with ``arena serve --web-port 0 --web-play`` (a subprocess,
    as in production), starts ``--bots`` sample random bots and submits each under its own

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Public reads against a live ladder on a long history (issue 12).
+"""Public reads against a live ladder on a long history.
 
 1. Builds a serve database with ``--matches N`` recorded ladder matches among
    ``--history-bots`` bots (``arena.store.synthetic``: bulk SQL in one transaction; the

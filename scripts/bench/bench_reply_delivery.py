@@ -1,5 +1,5 @@
 """How long a bot's reply, already on the wire, waits for the arena's loop while in-process
-work shares it (the cause of issue 12's spurious timeouts; ``arena/referee/turns.py``).
+work shares it (what made good bots time out spuriously; ``arena/referee/turns.py``).
 
 A bot process answers each request on a gRPC stream with the time it sent the answer
 (CLOCK_MONOTONIC, shared by the processes of one machine). The arena's side reads the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Scale: slow bots at growing concurrency, deadline cuts with hung seats, and what more
-workers buy (issue 14's figures).
+workers buy.
 
 Phases (each can be sized or skipped by flags; the defaults take a few minutes):
 
@@ -40,7 +40,7 @@ Last line JSON with ``slow_bots_efficiency`` (at the largest one-process level r
 Run it under ``nice -n 10`` on a shared machine, and say what the load was (the JSON has
 the load averages).
 
-Full sizes of the issue: ``--levels 512,1024,2048,4096 --window-s 60 --warmup-s 30``.
+The full sizes its goals name: ``--levels 512,1024,2048,4096 --window-s 60 --warmup-s 30``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The memory floor of a gRPC stream in grpcio's asyncio API, with no arena code at all
-(issue 14's memory goal: how much of a match's memory is the library's own).
+(the memory per match's floor: how much of a match's memory is the library's own).
 
 A bare echo server (a ``grpc.aio`` bidirectional stream handler, its own process) and a
 bare client in this process. The client opens ``--streams`` streams on one channel, as

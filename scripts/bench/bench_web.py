@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The web app against a live ladder on a long history (issue 13).
+"""The web app against a live ladder on a long history.
 
 1. Builds a serve database with ``--matches N`` recorded ladder matches among
    ``--history-bots`` bots (``arena.store.synthetic``, as ``bench_reads.py`` does).

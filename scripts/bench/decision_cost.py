@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a league's decision costs go, rung by rung, from a referee that does no work to
 the league, with the same 4 SDK random bots (sample_bots/random_bot.py, managed) in one
-run (issue 14's per-process efficiency).
+run (the per-process efficiency of docs/BENCHMARKS.md).
 
 Each rung runs ``--matches`` 4-player "matches" at once for ``--seconds`` after a 1 s
 warm-up, and reports decisions/s and the CPU per decision of the arena's process and of

@@ -1,4 +1,4 @@
-"""Issue 28, item 1: a bot is never suspended for the arena's own exhaustion.
+"""A bot is never suspended for the arena's own exhaustion.
 
 Fails on 89a9c5b: with its descriptors gone, ``arena serve`` could not connect to the
 bots it was verifying and suspended them ("verification failed: Hello: no bot answers

@@ -1,4 +1,4 @@
-"""Issue 12, finding 1: idle client connections used up the arena's file descriptors.
+"""Idle client connections cannot use up the arena's file descriptors.
 
 Fails on a35e272: the arena accepted every connection and kept it (gRPC's defaults: no
 cap, no idle timeout, two minutes for a handshake). Started with 256 descriptors, as a

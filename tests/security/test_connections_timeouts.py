@@ -1,4 +1,4 @@
-"""Issue 12, finding 1: a client could hold the arena's connections for ever.
+"""No client can hold the arena's connections for ever.
 
 Fails on a35e272: `arena serve` had no connection cap, no idle or age timeout and no
 limit of calls per address (none of the options used here existed, so the arena does not

@@ -1,4 +1,4 @@
-"""Issue 12, finding 2: a database that cannot be written (a full disk) made the ladder a
+"""A database that cannot be written (a full disk) pauses the ladder; it made the ladder a
 hot loop.
 
 Fails on a35e272: a failed write was logged as a failed match and the ladder started

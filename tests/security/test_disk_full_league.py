@@ -1,4 +1,4 @@
-"""Issue 12, finding 2, for leagues: `arena league` on a disk that fills up.
+"""`arena league` on a disk that fills up: it stops, says what to do, and resumes.
 
 Fails on a35e272: the league did stop and did resume to the right result, but it said
 "a match failed unexpectedly: OperationalError('database or disk is full')", as for a

@@ -1,5 +1,5 @@
-"""Issue 12: GetLeaderboard served any ladder the database held, not only the arena's
-own: the standings of a league run on the same file (another competition, a private
+"""GetLeaderboard serves only the arena's own ladder. It served any ladder the database
+held: the standings of a league run on the same file (another competition, a private
 test league) were public through the arena.
 
 Fails on a35e272: the other league's ladder is served. Passes now: any ladder but the

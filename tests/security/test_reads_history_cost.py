@@ -1,7 +1,7 @@
-"""Issue 12, "public reads starve the referee" (2 of 2): ListMatches fetched every
-match of the ladder and kept the last few, the leaderboard summed every seat ever played,
-and ListBots read every bot, on each request: a read cost more as the history grew, until
-one client polling in a loop took the referee's time.
+"""Public reads do not starve the referee (2 of 2; test_reads_off_the_loop.py is 1):
+ListMatches fetched every match of the ladder and kept the last few, the leaderboard
+summed every seat ever played, and ListBots read every bot, on each request: a read cost
+more as the history grew, until one client polling in a loop took the referee's time.
 
 Here SQLite's own work on each public read (its progress handler, counted every 100
 virtual-machine instructions; no clock) is compared on two databases: 2,000 matches

@@ -1,4 +1,4 @@
-"""Issue 12: ListBots had no pages; past about 16,500 bots its reply passed the 16 MiB
+"""ListBots answers in pages. It had none; past about 16,500 bots its reply passed the 16 MiB
 message cap and every client (and `arena bots`) got an error instead of the list.
 
 17,500 bots of about 1 kB each are written straight into the database. Fails on

@@ -1,6 +1,6 @@
-"""Issue 12, "public reads starve the referee" (1 of 2): a public read's SQLite work ran
-on the event loop that the referee shares, so while it read, no bot was asked for a
-decision or timed.
+"""Public reads do not starve the referee (1 of 2; test_reads_history_cost.py is 2): a
+public read's SQLite work ran on the event loop that the referee shares, so while it
+read, no bot was asked for a decision or timed.
 
 Here a ListMatches query is held where it runs (a spy on every SQLite connection, no
 clock involved) while the test, on the server's event loop, asks the arena for its

@@ -1,5 +1,5 @@
-"""Issue 12: the public reads had no limit: one anonymous client polling in a loop took
-as much of the arena as it could.
+"""The public reads have a limit per client address. They had none: one anonymous
+client polling in a loop took as much of the arena as it could.
 
 Fails on a35e272: there is no read limit (nor its option, so the arena does not even
 start with it). Passes now: each client address gets ``--read-burst`` reads at once and

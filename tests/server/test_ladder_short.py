@@ -1,4 +1,4 @@
-"""A bot is never blamed for the arena's own exhaustion (issue 28): a Hello before a
+"""A bot is never blamed for the arena's own exhaustion: a Hello before a
 match, a match, or a verification that cannot reach a bot while the arena's process is
 short of descriptors counts nothing against it; the ladder pauses and resumes by itself.
 

@@ -229,7 +229,7 @@ def test_arena_serve_shows_its_own_ladder_only(tmp_path: Path) -> None:
 def test_the_leaderboard_carries_the_rank_intervals_every_leaderboard_shows(
     db: Path, web: TestClient
 ) -> None:
-    """Issue 15: the web app's leaderboard has each bot's 95% rank interval and the
+    """The web app's leaderboard has each bot's 95% rank interval and the
     probability it is better than the next bot down, the same as `arena ratings`."""
     from arena.league.leaderboard import leaderboard
 

@@ -1,4 +1,4 @@
-"""What each page costs a browser (issue 29), in a real headless Chromium against a real
+"""What each page costs a browser, in a real headless Chromium against a real
 ``arena web``: little script, static files cached for a year and compressed, pages
 compressed, nothing fetched from beyond this machine. Times are the benchmark's
 (``scripts/bench/bench_page_load.py``), never asserted here."""

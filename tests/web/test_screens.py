@@ -1,4 +1,4 @@
-"""Every page on any screen, for any person (issue 29), in a real headless Chromium
+"""Every page on any screen, for any person, in a real headless Chromium
 against a real ``arena web`` over real matches of both games: no page is wider than a
 390-px phone, the dark theme is dark and readable, and axe-core finds no serious or
 critical accessibility violation, in the light theme or the dark."""
