@@ -16,6 +16,12 @@ def _commands(parser: argparse.ArgumentParser) -> list[str]:
     return list(sub.choices)
 
 
+def test_the_help_says_the_arena_hosts_any_game() -> None:
+    description = build_parser().description or ""
+    assert "card-game" not in description
+    assert "abluxxen, fluxx, openspiel:NAME" in description
+
+
 def test_every_command_is_in_the_table_in_the_order_of_the_help() -> None:
     assert _commands(build_parser()) == list(COMMANDS)
 

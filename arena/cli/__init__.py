@@ -22,6 +22,7 @@ import importlib
 from types import ModuleType
 from typing import Final
 
+from arena.games import family_wildcards
 from arena.games import names as game_names
 from arena.gctune import tune_for_latency
 from arena.referee.policy_processes import stop_policy_processes
@@ -59,8 +60,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     is one (what ``main`` parses a command line with)."""
     parser = argparse.ArgumentParser(
         prog="arena",
-        description="Arena: referee, leagues and ratings for card-game bots "
-        f"({', '.join(game_names())}).",
+        description="Arena: referee, leagues and ratings for the bots of any game it hosts "
+        f"({', '.join([*game_names(), *(f'{w[:-1]}NAME' for w in family_wildcards())])}).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     names = [COMMANDS[command]] if command in COMMANDS else COMMANDS.values()

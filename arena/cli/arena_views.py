@@ -12,6 +12,7 @@ import grpc
 
 from arena.text import shown
 from arena.v1 import arena_pb2
+from arena.web.ladders import ended
 
 from .arena_client import CALL_TIMEOUT_S, MAX_FIELD, ClientError, arena_stub, explain, pages
 
@@ -67,7 +68,8 @@ def run_matches(args: argparse.Namespace) -> int:
             f"{shown(s.bot, MAX_FIELD)}:{s.score:+d}#{s.rank}{'F' if s.forfeited else ''}"
             for s in match.seats
         )
-        print(f"{match_id}  {when}  {shown(match.end_reason, MAX_FIELD):<16} {seats}")
+        why = shown(ended(match.end_reason, match.ladder), MAX_FIELD)
+        print(f"{match_id}  {when}  {why:<16} {seats}")
     if not matches:
         print("no matches yet")
     else:

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         outcome = asyncio.run(_play(spec, entrants, seed, preset, roots))
     except EntrantError as error:
         return _fail(str(error))
-    print_outcome(outcome, seed)
+    print_outcome(outcome, seed, game)
     if args.record:
         try:
             write_record(args.record, outcome.record, outcome.game_record_json)
@@ -178,12 +178,13 @@ async def _play(
         await pool.close()
 
 
-def print_outcome(outcome: MatchOutcome, seed: int) -> None:
-    """The result table and every fault."""
+def print_outcome(outcome: MatchOutcome, seed: int, game: AnyGame) -> None:
+    """The result table and every fault; why the match ended in the game's words (the
+    record keeps the identifier)."""
     result = outcome.result
     print(
         f"match {outcome.match_id} (seed {seed}): {outcome.decisions} decisions, "
-        f"{outcome.wall_s:.2f} s, ended by {result.end_reason}"
+        f"{outcome.wall_s:.2f} s, ended because {game.end_words(result.end_reason)}"
     )
     print(f"{'seat':>4}  {'bot':<16} {'score':>5} {'rank':>4}  faults")
     for index, seat in enumerate(outcome.seats):

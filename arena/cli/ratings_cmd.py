@@ -14,6 +14,7 @@ from arena.league.config import DEFAULT_DB
 from arena.league.leaderboard import FORMATS, Ladder, leaderboard, render_ladders
 from arena.store import Store, StoreError, masked, open_store
 from arena.text import shown
+from arena.web.ladders import ended
 
 from . import arena_views
 from .arena_views import add_remote_options
@@ -264,7 +265,8 @@ def run_matches(args: argparse.Namespace) -> int:
                 f"{shown(s.bot)}:{s.score:+d}#{s.rank}{'F' if s.forfeited else ''}"
                 for s in row.seats
             )
-            print(f"{shown(row.id)}  {shown(row.ladder)}  {shown(row.end_reason):<16} {seats}")
+            why = shown(ended(row.end_reason, row.ladder))
+            print(f"{shown(row.id)}  {shown(row.ladder)}  {why:<16} {seats}")
         print(
             f"({len(rows)} matches; replay one with: arena replay MATCH_ID --db {masked(args.db)})"
         )

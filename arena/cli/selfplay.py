@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             wins[s] += 1 / len(winners)
         print(
             f"game {number + 1:3d}: scores {list(result.scores)} ranks {list(result.ranks)} "
-            f"({result.end_reason})"
+            f"({game.end_words(result.end_reason)})"
         )
     print(
         "wins per seat:",

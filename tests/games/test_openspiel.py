@@ -239,7 +239,7 @@ def test_every_curated_game_plays_a_real_grpc_match(
         )
         out = capsys.readouterr().out
         assert status == 0, (entry, out)
-        assert "ended by terminal" in out, (entry, out)
+        assert "ended because the game reached its end" in out, (entry, out)
         assert arena_main(["replay", str(record)]) == 0, entry
         assert "returns:" in capsys.readouterr().out, entry
 

@@ -182,7 +182,7 @@ def test_the_referee_plays_it_as_a_built_in(tmp_path: Path, capsys: Any) -> None
     )  # fmt: skip
     out = capsys.readouterr().out
     assert status == 0, out
-    assert "ended by terminal" in out
+    assert "ended because the game reached its end" in out
     faults = [line for line in read_record(record) if line.get("fault")]
     assert not faults
 

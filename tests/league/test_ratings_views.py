@@ -247,6 +247,18 @@ def test_matches_limit_keeps_the_last_n(db: Path) -> None:
     assert {line.split()[0] for line in lines} <= {f"{SECOND}/00000{i}" for i in range(3)}
 
 
+def test_matches_say_why_each_ended_in_words(db: Path) -> None:
+    # Abluxxen's end reasons in its words ("the cards ran out"), as the web pages show
+    # them; the records, the API and the web app's filters keep the identifiers.
+    run = run_arena("matches", "--db", str(db))
+    assert run.returncode == 0, run.stderr
+    words = {"a hand is empty", "the cards ran out", "the turn limit was reached"}
+    for line in match_lines(run.stdout):
+        assert any(w in line for w in words), line
+    for identifier in ("hand_empty", "supply_exhausted", "turn_cap"):
+        assert identifier not in run.stdout
+
+
 def test_matches_unknown_league_is_an_error_listing_the_known(db: Path) -> None:
     run = arena("matches", "--db", str(db), "--league", "nope")
     assert_refused(run, "no league 'nope'", FIRST, SECOND)
@@ -332,6 +344,9 @@ def test_remote_matches_count_finished_and_playing_apart() -> None:
     assert run.returncode == 0, run.stderr
     assert "playing now" in run.stdout
     assert "2 finished, 1 playing" in run.stdout
+    # Why each ended, in the game's words; the reply (the API) keeps the identifier.
+    assert run.stdout.count("a hand is empty") == 2
+    assert "hand_empty" not in run.stdout
 
 
 def test_remote_matches_refuse_a_league_filter() -> None:
