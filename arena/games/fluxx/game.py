@@ -109,7 +109,7 @@ _SCALARS: Final = 19
 def _policies() -> dict[str, PolicyFactory]:
     # ismcts in process: its iteration budget only (no time limit), so leagues replay.
     # Half Abluxxen's budget and playout: a Fluxx turn is several plays, each a greedy
-    # decision that tries every card in a world (docs/BENCHMARKS.md, "ISMCTS").
+    # decision that tries every card in a world (docs/BENCHMARKS.md, "Search bots: ISMCTS").
     search = SearchFactory("fluxx", (("iterations", 100), ("rollout_turns", 4)))
     return {"random": RandomPolicy, "greedy": GreedyPolicy, "ismcts": search}
 

@@ -5,7 +5,7 @@ dies; the matches themselves go over one TCP connection from the head, in the sa
 frames as a local worker process's pipes (``frame_server``). A Ray call per match
 cost its worker about 2 ms of CPU (a task's C++ bookkeeping, a hop between Ray's
 thread and the actor's event loop, and the result's serialization) on a match of 5 ms
-(docs/BENCHMARKS.md, "Scale"); a frame costs what a pipe does.
+(docs/BENCHMARKS.md, "Scale: slow bots, workers and executors"); a frame costs what a pipe does.
 
 The connection is opened by the head to the address the actor listens on, and the
 first bytes must be the token the head gave the actor through Ray: nothing is
