@@ -88,13 +88,18 @@ both its model of the other seats (greedy) is wrong, and greedy finishes ahead o
 (docs/RATINGS.md). ``tree`` is the search with no model of the others (every seat in its
 tree) at tables of its own: below 200 iterations its budgets do not keep their order.
 All three are kept to show that, not as fields of known order."""
-DRAWN = ("drawn", "pl-drawn")
+DRAWN = ("drawn", "pl-drawn", "pl-uniform")
 """Fields drawn afresh for each league from its seed, best first: ``drawn``, eight eps
 bots with eps uniform in [0, 1]; ``pl-drawn``, eight Plackett-Luce bots with theta from
-N(0, PL_SPREAD^2). A posterior probability is a claim about bots like the ones the model
-has seen, not about one fixed field: on fields drawn at random its bins should hold
+N(0, PL_SPREAD^2); ``pl-uniform``, eight with theta uniform in [-PL_HALF_WIDTH,
+PL_HALF_WIDTH], the shape of the game's ``drawn`` field (eps-greedy's log-strength falls
+about linearly with eps, from +1.8 at 0 to -2.1 at 1, so uniform eps gives uniform
+strengths), with the model exact but its normal prior not. A posterior probability is
+a claim about bots like the ones the model has seen, not about one fixed field: on
+fields drawn at random its bins should hold
 (docs/RATINGS.md, "What a probability means here")."""
 PL_SPREAD = 0.5
+PL_HALF_WIDTH = 2.0
 FIELDS["pl-even"] = tuple(("pl", 0.35 - 0.1 * i) for i in range(8))
 """Plackett-Luce bots 0.1 apart in log-strength (the one ahead finishes ahead 52.5% of
 the time at a table of two): a close field of fixed order where the model is exact."""
@@ -105,6 +110,7 @@ TAU_AT = (40, 100, 400)
 STOP_LEVELS = (0.95, 0.99)
 TRUESKILL_DEFAULT_TAU = 25 / 300
 SETTLED_TAU = 0.9
+BOOTSTRAP = 2000
 
 
 class EpsGreedy:
@@ -167,9 +173,13 @@ def league_field(name: str, seed: int) -> tuple[Bot, ...]:
         if name == "drawn":
             bots = tuple(("eps", e) for e in sorted(round(rng.random(), 3) for _ in range(8)))
         else:
-            bots = tuple(
-                ("pl", t) for t in sorted((rng.gauss(0, PL_SPREAD) for _ in range(8)), reverse=True)
-            )
+            thetas = [
+                rng.gauss(0, PL_SPREAD)
+                if name == "pl-drawn"
+                else rng.uniform(-PL_HALF_WIDTH, PL_HALF_WIDTH)
+                for _ in range(8)
+            ]
+            bots = tuple(("pl", t) for t in sorted(thetas, reverse=True))
         if len(set(bots)) == len(bots):
             return bots
     return FIELDS[name]
@@ -352,6 +362,43 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
     return result
 
 
+def calibration_by_bin(results: list[LeagueResult]) -> list[list[float]]:
+    """Each p bin over every checkpoint: [low, mean p, share right, pairs, and that
+    share's 95% interval]. The interval resamples whole leagues (a bootstrap, seeded):
+    a league's pairs are not independent (the same pair is counted at every checkpoint,
+    and one league's field sets all its gaps), so an interval that took the pairs as
+    independent would be too narrow, most on drawn fields."""
+    rng = random.Random(0)
+    rows: list[list[float]] = []
+    for low, high in P_BINS:
+        per_league = [
+            [(p, right) for bins in r.p_bins.values() for p, right in bins if low <= p < high]
+            for r in results
+        ]
+        inside = [pair for pairs in per_league for pair in pairs]
+        if not inside:
+            continue
+        sums = [(len(pairs), sum(right for _, right in pairs)) for pairs in per_league]
+        shares = []
+        for _ in range(BOOTSTRAP):
+            drawn = rng.choices(sums, k=len(sums))
+            pairs = sum(n for n, _ in drawn)
+            if pairs:
+                shares.append(sum(right for _, right in drawn) / pairs)
+        shares.sort()
+        rows.append(
+            [
+                low,
+                round(statistics.fmean(p for p, _ in inside), 4),
+                round(statistics.fmean(right for _, right in inside), 4),
+                len(inside),
+                round(shares[int(0.025 * len(shares))], 4),
+                round(shares[min(len(shares) - 1, int(0.975 * len(shares)))], 4),
+            ]
+        )
+    return rows
+
+
 def mean_se(values: list[float]) -> tuple[float, float]:
     if len(values) < 2:
         return (values[0] if values else 0.0, 0.0)
@@ -419,22 +466,12 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
                 )
                 calibration[point].append([low, round(mean_p, 4), round(right, 4), len(inside)])
         print(f"  {point:>4}   {h / t:.3f} ({held[point]:.3f}) | " + "  ".join(cells))
-    all_pairs = [p for r in results for bins in r.p_bins.values() for p in bins]
-    overall = []
-    for low, high in P_BINS:
-        inside = [(p, right) for p, right in all_pairs if low <= p < high]
-        if inside:
-            overall.append(
-                [
-                    low,
-                    round(statistics.fmean(p for p, _ in inside), 4),
-                    round(statistics.fmean(r for _, r in inside), 4),
-                    len(inside),
-                ]
-            )
+    overall = calibration_by_bin(results)
     print(
-        "all checkpoints: "
-        + "  ".join(f"[{b[0]:.2f}) {b[1]:.3f}->{b[2]:.3f} ({b[3]})" for b in overall)
+        "all checkpoints (the share right's 95% interval, leagues resampled): "
+        + "  ".join(
+            f"[{b[0]:.2f}) {b[1]:.3f}->{b[2]:.3f} ({b[3]}; {b[4]:.3f}-{b[5]:.3f})" for b in overall
+        )
     )
     places = {
         bot_name(b): statistics.fmean(r.final_order.index(bot_name(b)) + 1 for r in results)
@@ -539,7 +576,8 @@ def main() -> None:
         "iterations above greedy; tree: the search with every seat in its tree at 400, 200, "
         "100, 50 and 25 iterations; close: eps .30 to .65, 5 points apart; drawn: eps "
         "drawn for each league; pl-even, pl-drawn: no game, places drawn from the joint "
-        "model itself (bots 0.1 apart, or drawn for each league)",
+        "model itself (bots 0.1 apart, or drawn for each league: normal, or pl-uniform: "
+        "uniform as the game's drawn field)",
     )
     parser.add_argument(
         "--covariance",
