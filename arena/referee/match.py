@@ -10,20 +10,21 @@ asked and ranks last. The referee knows the game only through the Game interface
 
 from __future__ import annotations
 
-import json
 import random
 import time
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from arena.games import DEFAULT_GAME, AnyGame, Deal, GameResult
 from arena.games import get as get_game
-from arena.v1 import bot_pb2
 
 from .each_seat import each_seat
 from .faults import Fault
 from .live import LiveLog
+from .messages import match_overs, match_starts, reads_messages
+from .record import compact_json
 from .seats import Decision, Reply, Seat
 
 LAG_RECORDED_S = 0.001
@@ -115,8 +116,18 @@ class MatchOutcome:
     """Decisions in the match."""
     wall_s: float
     """Wall time of the match."""
-    game_record_json: str = ""
-    """The result line's ``game_record`` already serialized (see ``record.encode_record``)."""
+    _game_record_json: str | None = None
+    """``game_record_json`` once serialized."""
+
+    @property
+    def game_record_json(self) -> str:
+        """The result line's ``game_record`` serialized (``record.encode_record`` splices
+        it in): by the referee where a seat's MatchOver carried it, else when first asked
+        for (by whoever stores the record, not by the referee while a seat waits)."""
+        if self._game_record_json is None:
+            result_line = self.record[-1]
+            self._game_record_json = compact_json(result_line["game_record"])
+        return self._game_record_json
 
     @property
     def ranks(self) -> list[int]:
@@ -127,14 +138,13 @@ class MatchOutcome:
 def final_ranks(game_ranks: Sequence[int], forfeited: Sequence[bool]) -> list[int]:
     """Ranks after forfeits: playing seats keep their order (and ties) ahead of every
     forfeited seat; forfeited seats share the last places' first rank."""
-    playing = [r for r, f in zip(game_ranks, forfeited, strict=True) if not f]
-    ranks = []
-    for r, f in zip(game_ranks, forfeited, strict=True):
-        if f:
-            ranks.append(len(playing) + 1)
-        else:
-            ranks.append(1 + sum(1 for other in playing if other < r))
-    return ranks
+    playing = sorted([r for r, f in zip(game_ranks, forfeited, strict=True) if not f])
+    last = len(playing) + 1
+    # 1 + the playing seats ranked ahead: where the rank would go among them, sorted.
+    return [
+        last if f else 1 + bisect_left(playing, r)
+        for r, f in zip(game_ranks, forfeited, strict=True)
+    ]
 
 
 async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
@@ -152,9 +162,10 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
     outcomes = [SeatOutcome(seat.name) for seat in seats]
     names = [seat.name for seat in seats]
     wire = game.wire
-    template = _start_template(spec, names)
+    reading = [reads_messages(seat) for seat in seats]
+    starts = match_starts(spec, names, reading)
     opened = await each_seat(
-        seats, lambda index, seat: seat.open(_seat_start(template, index), spec.connect_timeout_s)
+        seats, lambda index, seat: seat.open(starts[index], spec.connect_timeout_s)
     )
     record: list[dict[str, Any]] = [
         {
@@ -270,8 +281,13 @@ async def run_match(spec: MatchSpec, seats: Sequence[Seat]) -> MatchOutcome:
             "game_record": game_record,
         }
     )
-    game_record_json = json.dumps(game_record, separators=(",", ":"))
-    await _close_all(spec, seats, outcomes, result, ranks, forfeited, game_record_json)
+    # Serialized here only for a MatchOver that carries it; else the store does it.
+    published = spec.publish_record and any(reading)
+    game_record_json = compact_json(game_record) if published else None
+    overs = match_overs(spec, reading, outcomes, result, ranks, forfeited, game_record_json or "")
+    await each_seat(
+        seats, lambda index, seat: seat.close(overs[index], timeout_s=spec.close_timeout_s)
+    )
     return MatchOutcome(
         spec.match_id,
         outcomes,
@@ -306,53 +322,3 @@ def _decision_line(
         line.update(notes)
     line["action"] = action
     return line
-
-
-def _seat_start(template: bot_pb2.MatchStart, seat: int) -> bot_pb2.MatchStart:
-    start = bot_pb2.MatchStart()
-    start.CopyFrom(template)
-    start.seat = seat
-    return start
-
-
-def _start_template(spec: MatchSpec, names: list[str]) -> bot_pb2.MatchStart:
-    """MatchStart without the seat, the game's rules filled in once per match."""
-    start = bot_pb2.MatchStart(
-        match_id=spec.match_id,
-        players=len(names),
-        names=names,
-        game=spec.game.name,
-        deadline_ms=spec.deadline_ms,
-        time_bank_ms=spec.time_bank_ms,
-        max_strikes=spec.max_strikes,
-    )
-    spec.game.wire.fill_start(start, spec.config)
-    return start
-
-
-async def _close_all(
-    spec: MatchSpec,
-    seats: Sequence[Seat],
-    outcomes: list[SeatOutcome],
-    result: GameResult,
-    ranks: list[int],
-    forfeited: list[bool],
-    game_record_json: str,
-) -> None:
-    record_json = game_record_json if spec.publish_record else ""
-    template = bot_pb2.MatchOver(
-        match_id=spec.match_id, ranks=ranks, forfeited=forfeited, record_json=record_json
-    )
-    spec.game.wire.fill_over(template, result)
-    overs = []
-    for outcome in outcomes:
-        over = bot_pb2.MatchOver()
-        over.CopyFrom(template)
-        over.faults.extend(
-            bot_pb2.Fault(kind=str(f.kind), detail=f.detail, request_id=f.request_id)
-            for f in outcome.faults
-        )
-        overs.append(over)
-    await each_seat(
-        seats, lambda index, seat: seat.close(overs[index], timeout_s=spec.close_timeout_s)
-    )

@@ -34,6 +34,11 @@ _COMPACT = json.JSONEncoder(separators=(",", ":"))
 (one per decision) share this one."""
 
 
+def compact_json(value: Any) -> str:
+    """``value`` as JSON the way a record is written: no spaces, ASCII."""
+    return _COMPACT.encode(value)
+
+
 class RecordError(ValueError):
     """A file that is not a readable match record."""
 

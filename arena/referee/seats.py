@@ -102,7 +102,12 @@ class Reply:
 class Seat(Protocol):
     """One seat of one match. A seat class whose ``open`` and ``close`` never wait (no
     I/O: they return without awaiting) may say so with a class attribute ``at_once =
-    True``: the referee then calls them inline, not concurrently (``each_seat.py``)."""
+    True``: the referee then calls them inline, not concurrently (``each_seat.py``). One
+    whose ``open`` and ``close`` do not read their MatchStart and MatchOver (an
+    in-process policy learns its match from its observations) may say so with
+    ``reads_messages = False``: it is then handed empty ones, and the referee builds
+    those messages (and serializes the game's record for MatchOver) only for seats that
+    read them."""
 
     name: str
     """The entrant's name."""
@@ -136,6 +141,8 @@ class LocalSeat:
 
     at_once: Final = True
     """``open`` and ``close`` never wait."""
+    reads_messages: Final = False
+    """The policy gets observations, never MatchStart or MatchOver."""
 
     def __init__(self, name: str, policy: Policy, *, off_loop: bool = False) -> None:
         self.name = name
@@ -183,6 +190,8 @@ class ProcessSeat:
 
     at_once: Final = True
     """``open`` and ``close`` never wait."""
+    reads_messages: Final = False
+    """The policy gets its requests, never MatchStart or MatchOver."""
 
     def __init__(
         self,
@@ -261,6 +270,8 @@ class DownSeat:
 
     at_once: Final = True
     """``open`` and ``close`` never wait."""
+    reads_messages: Final = False
+    """No bot to tell anything."""
 
     def __init__(self, name: str, reason: str) -> None:
         self.name = name

@@ -9,7 +9,8 @@ interface alone (observe, encode the request, apply), the game's own work; the
 referee's own work is ``total - game``, and ``ratio`` is that figure over Abluxxen's.
 Games alternate in rounds (--rounds), medians reported. Last line JSON. ``--seats
 in-process``: the seats say their open and close never wait (``at_once``, as the
-in-process seats of built-in bots do), so the referee calls them inline, not as tasks.
+in-process seats of built-in bots do), so the referee calls them inline, not as tasks,
+and that they read no MatchStart or MatchOver (``reads_messages = False``).
 
 Run: .venv/bin/python scripts/bench/bench_openspiel.py [--matches N] [--rounds R]
      [--seats remote|in-process]
@@ -43,9 +44,11 @@ TABLES: tuple[tuple[str, int, str | None], ...] = (
 
 
 class _AtOnceSeat(_InstantSeat):
-    """An instant seat that says its open and close never wait (as LocalSeat does)."""
+    """An instant seat that says its open and close never wait and that it reads no
+    MatchStart or MatchOver (as LocalSeat does)."""
 
     at_once = True
+    reads_messages = False
 
 
 def _config(name: str, players: int, preset: str | None) -> Any:

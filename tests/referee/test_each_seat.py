@@ -103,3 +103,73 @@ def test_in_process_seats_are_opened_and_closed_in_the_match_task() -> None:
     match_task, decisions = asyncio.run(main())
     assert decisions > 0
     assert tasks == [match_task] * 6  # three opens, three closes: no task of their own
+
+
+class _NeverWaits:
+    """A remote-like seat (it says nothing about waiting) whose open returns at once."""
+
+    def __init__(self, name: str, tasks: list[asyncio.Task[Any] | None]) -> None:
+        self.name = name
+        self._tasks = tasks
+
+    async def open(self, start: Any, timeout_s: float) -> str:
+        self._tasks.append(asyncio.current_task())
+        return self.name
+
+
+def test_a_call_that_does_not_wait_gets_no_task_of_its_own() -> None:
+    async def main() -> tuple[list[str], asyncio.Task[Any] | None, list[Any]]:
+        tasks: list[asyncio.Task[Any] | None] = []
+        seats: list[Any] = [_NeverWaits(f"s{n}", tasks) for n in range(3)]
+        results = await each_seat(seats, lambda index, seat: seat.open(None, 1.0))
+        return results, asyncio.current_task(), tasks
+
+    results, caller, tasks = asyncio.run(main())
+    assert results == ["s0", "s1", "s2"]
+    assert tasks == [caller] * 3
+
+
+def test_seats_after_one_that_did_not_wait_still_run_concurrently() -> None:
+    async def main() -> tuple[list[Any], list[str]]:
+        arrived: list[str] = []
+        everyone = asyncio.Event()
+        seats: list[Any] = [_NeverWaits("first", [])]
+        seats += [_Rendezvous(f"s{n}", arrived, everyone, 3) for n in range(3)]
+        async with asyncio.timeout(10):  # sequential calls would never return
+            results = await each_seat(seats, lambda index, seat: seat.open(None, 1.0))
+        return results, arrived
+
+    results, arrived = asyncio.run(main())
+    assert results == ["first", None, None, None]
+    assert arrived == ["s0", "s1", "s2"]
+
+
+def test_a_timeout_inside_a_seat_s_call_ends_that_call_alone() -> None:
+    """The first seat that waits goes on in the caller's task: its own ``asyncio.timeout``
+    must still cut only its call (not the caller's, nor the other seats')."""
+
+    class TimesOut:
+        name = "slow"
+
+        async def open(self, start: Any, timeout_s: float) -> str:
+            try:
+                async with asyncio.timeout(0):
+                    await asyncio.Event().wait()
+            except TimeoutError:
+                return "timed out"
+            return "not cut"
+
+    class Yields:
+        name = "yields"
+
+        async def open(self, start: Any, timeout_s: float) -> str:
+            await asyncio.sleep(0)
+            return "answered"
+
+    async def main() -> list[str]:
+        seats: list[Any] = [_NeverWaits("first", []), TimesOut(), Yields(), TimesOut()]
+        results = await each_seat(seats, lambda index, seat: seat.open(None, 1.0))
+        await asyncio.sleep(0)  # the caller is not cancelled afterwards either
+        return results
+
+    assert asyncio.run(main()) == ["first", "timed out", "answered", "timed out"]

@@ -234,9 +234,10 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
         return ()
 
     def result(self, state: MatchState) -> OpenSpielResult | None:
-        """Returns, ranks and scores once terminal."""
-        inner = state.state
-        return result_of(inner.returns(), state.decisions) if inner.is_terminal() else None
+        """Returns, ranks and scores once terminal (worked out once)."""
+        if state.ended is None and state.state.is_terminal():
+            state.ended = result_of(state.state.returns(), state.decisions)
+        return state.ended
 
     def action_text(self, action: int) -> str:
         """The id (its name depends on the state: see ``replay_text``)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .config import OpenSpielConfig
+from .result import OpenSpielResult
 
 _MASK: Final = (1 << 64) - 1
 _GOLDEN: Final = 0x9E3779B97F4A7C15
@@ -38,6 +39,9 @@ class MatchState:
     state: Any
     """A ``pyspiel.State``, never at a chance node between calls."""
     decisions: int = 0
+    ended: OpenSpielResult | None = None
+    """The result, once asked for at the end (a terminal state never changes: the
+    referee asks for it, then for the record, which holds it too)."""
 
 
 def advance(match: MatchState) -> None:
@@ -57,4 +61,4 @@ def advance(match: MatchState) -> None:
 
 def history_json(state: Any) -> list[list[int]]:
     """The history as [player, action] pairs (player -1: chance)."""
-    return [[int(step.player), int(step.action)] for step in state.full_history()]
+    return [[step.player, step.action] for step in state.full_history()]  # ints already

@@ -33,12 +33,12 @@ class OpenSpielResult:
 
 def ranks_of(returns: Sequence[float]) -> tuple[int, ...]:
     """1 + the number of seats with a strictly higher return."""
-    return tuple([1 + sum(other > mine for other in returns) for mine in returns])
+    return tuple([1 + sum([other > mine for other in returns]) for mine in returns])
 
 
 def result_of(returns: Sequence[float], decisions: int) -> OpenSpielResult:
     """The result of a terminal state's returns."""
-    values = tuple(float(r) for r in returns)
+    values = tuple(map(float, returns))
     return OpenSpielResult(
-        values, ranks_of(values), tuple(round(r) for r in values), "terminal", decisions
+        values, ranks_of(values), tuple(map(round, values)), "terminal", decisions
     )

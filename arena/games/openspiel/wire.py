@@ -72,15 +72,13 @@ def decision_from_proto(msg: pb.OpenSpielDecision) -> Observation:
     )
 
 
-def result_to_proto(result: OpenSpielResult) -> pb.OpenSpielResult:
-    """A result as a message."""
-    return pb.OpenSpielResult(
-        returns=result.returns,
-        ranks=result.ranks,
-        scores=result.scores,
-        end_reason=result.end_reason,
-        decisions=result.decisions,
-    )
+def fill_result(msg: pb.OpenSpielResult, result: OpenSpielResult) -> None:
+    """Fill an empty result message in place (MatchOver's own: no copy to make)."""
+    msg.returns.extend(result.returns)
+    msg.ranks.extend(result.ranks)
+    msg.scores.extend(result.scores)
+    msg.end_reason = result.end_reason
+    msg.decisions = result.decisions
 
 
 class OpenSpielWire(GameWire[OpenSpielConfig, Observation, int]):
@@ -123,7 +121,7 @@ class OpenSpielWire(GameWire[OpenSpielConfig, Observation, int]):
     def fill_over(self, over: bot_pb2.MatchOver, result: GameResult) -> None:
         """Returns, ranks, scores."""
         assert isinstance(result, OpenSpielResult)
-        over.openspiel.CopyFrom(result_to_proto(result))
+        fill_result(over.openspiel, result)
 
     def config_from_start(self, start: bot_pb2.MatchStart) -> OpenSpielConfig:
         """The table of a MatchStart."""
