@@ -105,6 +105,10 @@ def test_in_process_seats_are_opened_and_closed_in_the_match_task() -> None:
     assert tasks == [match_task] * 6  # three opens, three closes: no task of their own
 
 
+def _open(index: int, seat: Any) -> Any:
+    return seat.open(bot_pb2.MatchStart(), 1.0)
+
+
 class _NeverWaits:
     """A remote-like seat (it says nothing about waiting) whose open returns at once."""
 
@@ -118,10 +122,10 @@ class _NeverWaits:
 
 
 def test_a_call_that_does_not_wait_gets_no_task_of_its_own() -> None:
-    async def main() -> tuple[list[str], asyncio.Task[Any] | None, list[Any]]:
+    async def main() -> tuple[list[Any], asyncio.Task[Any] | None, list[Any]]:
         tasks: list[asyncio.Task[Any] | None] = []
         seats: list[Any] = [_NeverWaits(f"s{n}", tasks) for n in range(3)]
-        results = await each_seat(seats, lambda index, seat: seat.open(None, 1.0))
+        results = await each_seat(seats, _open)
         return results, asyncio.current_task(), tasks
 
     results, caller, tasks = asyncio.run(main())
@@ -136,7 +140,7 @@ def test_seats_after_one_that_did_not_wait_still_run_concurrently() -> None:
         seats: list[Any] = [_NeverWaits("first", [])]
         seats += [_Rendezvous(f"s{n}", arrived, everyone, 3) for n in range(3)]
         async with asyncio.timeout(10):  # sequential calls would never return
-            results = await each_seat(seats, lambda index, seat: seat.open(None, 1.0))
+            results = await each_seat(seats, _open)
         return results, arrived
 
     results, arrived = asyncio.run(main())
@@ -166,9 +170,9 @@ def test_a_timeout_inside_a_seat_s_call_ends_that_call_alone() -> None:
             await asyncio.sleep(0)
             return "answered"
 
-    async def main() -> list[str]:
+    async def main() -> list[Any]:
         seats: list[Any] = [_NeverWaits("first", []), TimesOut(), Yields(), TimesOut()]
-        results = await each_seat(seats, lambda index, seat: seat.open(None, 1.0))
+        results = await each_seat(seats, _open)
         await asyncio.sleep(0)  # the caller is not cancelled afterwards either
         return results
 

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from arena.games import get
+from arena.games.openspiel.result import OpenSpielResult
 from arena.policies import RandomPolicy
 from arena.referee import LocalSeat, MatchOutcome, MatchSpec, run_match
 from arena.referee.record import decode_record, encode_record
@@ -77,6 +78,7 @@ def test_only_seats_that_read_the_messages_get_them_filled() -> None:
     (over,) = reader.overs
     assert list(over.ranks) == [s.rank for s in outcome.seats]
     assert over.record_json == outcome.game_record_json
+    assert isinstance(outcome.result, OpenSpielResult)
     assert over.openspiel.returns == list(outcome.result.returns)
 
     assert other.starts == [bot_pb2.MatchStart()]
