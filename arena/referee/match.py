@@ -125,7 +125,7 @@ class MatchOutcome:
         it in): by the referee where a seat's MatchOver carried it, else when first asked
         for (by whoever stores the record, not by the referee while a seat waits)."""
         if self._game_record_json is None:
-            result_line = self.record[-1]
+            result_line = self.record[-1]  # always a record's last line (record.py)
             self._game_record_json = compact_json(result_line["game_record"])
         return self._game_record_json
 
