@@ -589,7 +589,27 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dump", help="write each league's (p_above_next, right) pairs here")
+    parser.add_argument(
+        "--pool",
+        nargs="+",
+        metavar="DUMP",
+        help="play nothing: pool the p bins of earlier runs' --dump files (leagues "
+        "resampled for each bin's interval, as a run's own)",
+    )
     args = parser.parse_args()
+    if args.pool:
+        pooled = [
+            LeagueResult(math.inf, p_bins={int(k): v for k, v in league.items()})
+            for dump in args.pool
+            for league in json.loads(Path(dump).read_text())
+        ]
+        rows = calibration_by_bin(pooled)
+        for row in rows:
+            print(
+                f"[{row[0]:.2f}) {row[1]:.3f} -> {row[2]:.3f} ({row[3]}; {row[4]:.3f}-{row[5]:.3f})"
+            )
+        print(json.dumps({"leagues": len(pooled), "p_above_next_calibration": rows}))
+        return
     settings = Settings(
         schedule="random" if args.trueskill_defaults else args.schedule,
         tau=TRUESKILL_DEFAULT_TAU if args.trueskill_defaults else args.tau,
