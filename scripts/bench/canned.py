@@ -22,15 +22,15 @@ class _Canned:
 class CannedWire(GameWire[Any, Any, Any]):
     """A wire that sends given bytes, under the request id the seat sends it with, and
     reads any ``legal_index`` reply. A remote seat sends each request under an id of
-    its own (arena/referee/request_ids.py), and takes a reply to any other id as STALE,
-    so the recorded id is replaced: one parse and one serialization a request, as the
-    referee's own encoders spend one encoding."""
+    its own (arena/referee/request_ids.py), and takes a reply to any other id as STALE.
+    The id goes on as a second ``decide`` holding only it: a protobuf parser merges
+    repeated occurrences of a message field, the last scalar winning, so the recorded
+    bytes are sent as they are, with a few bytes appended and no parse on the way."""
 
     oneof = "canned"
 
     def __init__(self, message: bytes) -> None:
         self.message = message
-        self._parsed = bot_pb2.ArenaMessage.FromString(message)
 
     def decide_request(
         self,
@@ -40,10 +40,8 @@ class CannedWire(GameWire[Any, Any, Any]):
         obs: Any,
         events: Sequence[object],
     ) -> bytes:
-        if self._parsed.decide.request_id == request_id:
-            return self.message
-        self._parsed.decide.request_id = request_id
-        return self._parsed.SerializeToString()
+        request = bot_pb2.DecideRequest(request_id=request_id)
+        return self.message + bot_pb2.ArenaMessage(decide=request).SerializeToString()
 
     def fill_start(self, start: bot_pb2.MatchStart, config: Any) -> None:
         raise NotImplementedError

@@ -399,6 +399,13 @@ def calibration_by_bin(results: list[LeagueResult]) -> list[list[float]]:
     return rows
 
 
+def bin_text(row: list[float]) -> str:
+    """A row of ``calibration_by_bin`` as printed: bin, mean p -> share right (pairs;
+    interval)."""
+    low, mean_p, right, pairs, lower, upper = row
+    return f"[{low:.2f}) {mean_p:.3f}->{right:.3f} ({pairs:g}; {lower:.3f}-{upper:.3f})"
+
+
 def mean_se(values: list[float]) -> tuple[float, float]:
     if len(values) < 2:
         return (values[0] if values else 0.0, 0.0)
@@ -469,9 +476,7 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
     overall = calibration_by_bin(results)
     print(
         "all checkpoints (the share right's 95% interval, leagues resampled): "
-        + "  ".join(
-            f"[{b[0]:.2f}) {b[1]:.3f}->{b[2]:.3f} ({b[3]}; {b[4]:.3f}-{b[5]:.3f})" for b in overall
-        )
+        + "  ".join(bin_text(row) for row in overall)
     )
     places = {
         bot_name(b): statistics.fmean(r.final_order.index(bot_name(b)) + 1 for r in results)
@@ -605,9 +610,7 @@ def main() -> None:
         ]
         rows = calibration_by_bin(pooled)
         for row in rows:
-            print(
-                f"[{row[0]:.2f}) {row[1]:.3f} -> {row[2]:.3f} ({row[3]}; {row[4]:.3f}-{row[5]:.3f})"
-            )
+            print(bin_text(row))
         print(json.dumps({"leagues": len(pooled), "p_above_next_calibration": rows}))
         return
     settings = Settings(
