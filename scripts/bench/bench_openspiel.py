@@ -5,7 +5,7 @@ in one run, and the bytes of a request.
 For each game: (a) ``total``: matches run by the referee (``run_match``) against
 in-process seats that answer legal_index 0 at once (``bench_referee._InstantSeat``: no
 gRPC), microseconds per decision; (b) ``game``: the same matches played through the Game
-interface alone (observe, encode the request, apply), the game's own work; the
+interface alone (every call the referee makes into it: ``game_work.play_alone``); the
 referee's own work is ``total - game``, and ``ratio`` is that figure over Abluxxen's.
 Games alternate in rounds (--rounds), medians reported. Last line JSON. ``--seats
 in-process``: the seats say their open and close never wait (``at_once``, as the
@@ -21,12 +21,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import random
 import statistics
 import time
 from typing import Any
 
 from bench_referee import _InstantSeat
+from game_work import AtOnceSeat, play_alone
 
 from arena.games import get
 from arena.gctune import tune_for_latency
@@ -41,14 +41,6 @@ TABLES: tuple[tuple[str, int, str | None], ...] = (
     ("openspiel:go(board_size=9)", 2, None),
     ("openspiel:bridge(use_double_dummy_result=false)", 4, None),
 )
-
-
-class _AtOnceSeat(_InstantSeat):
-    """An instant seat that says its open and close never wait and that it reads no
-    MatchStart or MatchOver (as LocalSeat does)."""
-
-    at_once = True
-    reads_messages = False
 
 
 def _config(name: str, players: int, preset: str | None) -> Any:
@@ -70,14 +62,8 @@ async def _referee(
 def _game_alone(name: str, players: int, preset: str | None, matches: int) -> tuple[float, float]:
     """µs per decision and mean request bytes, through the Game interface alone."""
     game, config = get(name), _config(name, players, preset)
-    decisions, size, started = 0, 0, time.process_time()
-    for index in range(matches):
-        state = game.new_match(config, random.Random(index))
-        while (seat := game.deciding(state)) is not None:
-            obs = game.observe(state, seat)
-            size += len(game.wire.decide_request(1, 1000, 0, obs, ()))
-            game.apply_legal(state, obs.legal[0])
-            decisions += 1
+    started = time.process_time()
+    decisions, size = play_alone(game, config, matches)
     return (time.process_time() - started) / decisions * 1e6, size / decisions
 
 
@@ -87,11 +73,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds")
     parser.add_argument("--seats", choices=("remote", "in-process"), default="remote")
     args = parser.parse_args()
+    for name, _, _ in TABLES:
+        get(name)  # every game's modules loaded before the collector is tuned (it freezes them)
     tune_for_latency()
     samples: dict[str, list[tuple[float, float, float]]] = {t[0]: [] for t in TABLES}
     for _ in range(args.rounds):
         for name, players, preset in TABLES:
-            seat = _AtOnceSeat if args.seats == "in-process" else _InstantSeat
+            seat = AtOnceSeat if args.seats == "in-process" else _InstantSeat
             total = asyncio.run(_referee(name, players, preset, args.matches, seat))
             alone, size = _game_alone(name, players, preset, args.matches)
             samples[name].append((total, alone, size))

@@ -5,8 +5,8 @@ close never wait and read no MatchStart or MatchOver, as the in-process seats of
 built-in bots), for counting the referee's instructions under valgrind: the difference
 between two N, divided by the difference of N, is the instructions per match, stable
 where CPU time on a shared machine is not. ``--alone``: the same matches through the
-Game interface alone (observe, encode the request, apply: ``bench_openspiel``'s game
-figure); the referee's own instructions are the difference.
+Game interface alone (every call the referee makes into it: ``game_work.play_alone``);
+the referee's own instructions are the difference.
 
 Run: valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
        .venv/bin/python scripts/bench/count_match_instructions.py --game openspiel:kuhn_poker -n 300
@@ -16,43 +16,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
+from typing import Any
 
 from bench_referee import _InstantSeat
+from game_work import AtOnceSeat, play_alone
 
-from arena.games import get
+from arena.games import AnyGame, get
+from arena.gctune import tune_for_latency
 from arena.referee import MatchSpec, Seat, run_match
 
 
-class _AtOnceSeat(_InstantSeat):
-    at_once = True
-    reads_messages = False
-
-
-async def _play(
-    name: str, players: int, preset: str | None, matches: int, seat: type[_InstantSeat]
-) -> int:
-    game = get(name)
-    config = game.make_config(players, preset)
+async def _play(game: AnyGame, config: Any, matches: int, seat: type[_InstantSeat]) -> int:
     decisions = 0
     for index in range(matches):
         spec = MatchSpec(match_id=f"c{index}", config=config, seed=index, game=game)
-        seats: list[Seat] = [seat(f"s{s}") for s in range(players)]
+        seats: list[Seat] = [seat(f"s{s}") for s in range(game.players_of(config))]
         decisions += (await run_match(spec, seats)).decisions
-    return decisions
-
-
-def _alone(name: str, players: int, preset: str | None, matches: int) -> int:
-    game = get(name)
-    config = game.make_config(players, preset)
-    decisions = 0
-    for index in range(matches):
-        state = game.new_match(config, random.Random(index))
-        while (seat := game.deciding(state)) is not None:
-            obs = game.observe(state, seat)
-            game.wire.decide_request(1, 1000, 0, obs, ())
-            game.apply_legal(state, obs.legal[0])
-            decisions += 1
     return decisions
 
 
@@ -65,11 +44,17 @@ def main() -> None:
     parser.add_argument("--at-once", action="store_true")
     parser.add_argument("--alone", action="store_true", help="the game's own work alone")
     args = parser.parse_args()
+    game = get(args.game)
+    config = game.make_config(args.players, args.preset)
+    # The collector as the arena's processes set it (arena/gctune.py), after the game's
+    # modules are loaded: else a full collection walks them now and then, and the count
+    # depends on where the matches' allocations happen to cross its threshold.
+    tune_for_latency()
     if args.alone:
-        decisions = _alone(args.game, args.players, args.preset, args.n)
+        decisions, _ = play_alone(game, config, args.n)
     else:
-        seat = _AtOnceSeat if args.at_once else _InstantSeat
-        decisions = asyncio.run(_play(args.game, args.players, args.preset, args.n, seat))
+        seat = AtOnceSeat if args.at_once else _InstantSeat
+        decisions = asyncio.run(_play(game, config, args.n, seat))
     print(decisions, "decisions")
 
 
