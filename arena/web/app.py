@@ -16,6 +16,7 @@ from http import HTTPStatus
 from typing import Final
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -153,14 +154,20 @@ a page of another site to measure, as BREACH does)."""
 class Compress:
     """gzip for the pages and JSON (Starlette's ``GZipMiddleware``, above 1000 bytes, to
     clients that accept it; level 6: most of level 9's gain for a fraction of its
-    time), but not for the paths of ``UNCOMPRESSED``."""
+    time), but not for the paths of ``UNCOMPRESSED``. Whether a client accepts gzip is
+    read as the static files read it (``assets.accepts_gzip``): Starlette's own test
+    finds "gzip" anywhere in the header, so ``gzip;q=0`` (a refusal) got gzip."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self.gzip = GZipMiddleware(app, minimum_size=1000, compresslevel=6)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not scope["path"].startswith(UNCOMPRESSED):
+        if (
+            scope["type"] == "http"
+            and not scope["path"].startswith(UNCOMPRESSED)
+            and assets.accepts_gzip(Headers(scope=scope).get("accept-encoding"))
+        ):
             await self.gzip(scope, receive, send)
         else:
             await self.app(scope, receive, send)

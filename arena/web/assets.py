@@ -126,16 +126,18 @@ _GZIP: Final = re.compile(r"^\s*(gzip|\*)\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*$", re.
 
 
 def accepts_gzip(accept_encoding: str | None) -> bool:
-    """Whether an ``Accept-Encoding`` header takes gzip (``gzip`` or ``*``, not at
-    ``q=0``)."""
+    """Whether an ``Accept-Encoding`` header takes gzip (``gzip``, else ``*``, not at
+    ``q=0``: RFC 9110 12.5.3, where a coding named outranks the wildcard)."""
+    weights: dict[str, float] = {}
     for part in (accept_encoding or "").split(","):
         found = _GZIP.match(part)
         if found is not None:
             try:
-                return float(found.group(2) or "1") > 0
+                weight = float(found.group(2) or "1")
             except ValueError:
-                return False
-    return False
+                weight = 0.0
+            weights.setdefault(found.group(1).lower(), weight)
+    return weights.get("gzip", weights.get("*", 0.0)) > 0
 
 
 def answer(

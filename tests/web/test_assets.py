@@ -91,8 +91,10 @@ def test_pages_are_gzipped_and_the_live_stream_is_not(web: TestClient) -> None:
         answer = web.get(url, headers={"Accept-Encoding": "gzip"})
         assert answer.status_code == 200
         assert answer.headers["content-encoding"] == "gzip", url
-    plain = web.get(f"/ladder?ladder={ladder}", headers={"Accept-Encoding": "identity"})
-    assert "content-encoding" not in plain.headers
+    for refusal in ("identity", "gzip;q=0", "*, gzip;q=0", "br"):
+        plain = web.get(f"/ladder?ladder={ladder}", headers={"Accept-Encoding": refusal})
+        assert plain.status_code == 200
+        assert "content-encoding" not in plain.headers, refusal
     with web.stream("GET", "/events", headers={"Accept-Encoding": "gzip"}) as stream:
         assert "content-encoding" not in stream.headers
         assert next(stream.iter_text()).startswith("retry:")
@@ -108,6 +110,10 @@ def test_accept_encoding_is_read_as_http_says() -> None:
     assert not assets.accepts_gzip("br, deflate")
     assert not assets.accepts_gzip("gzip;q=0")
     assert not assets.accepts_gzip("gzip;q=0.0")
+    # A coding named outranks the wildcard, wherever either stands.
+    assert not assets.accepts_gzip("*, gzip;q=0")
+    assert not assets.accepts_gzip("gzip;q=0, *")
+    assert assets.accepts_gzip("*;q=0, gzip")
     assert not assets.accepts_gzip("x-gzip")
 
 
