@@ -8,7 +8,8 @@ where CPU time on a shared machine is not. ``--alone``: the same matches through
 Game interface alone (every call the referee makes into it: ``game_work.play_alone``);
 the referee's own instructions are the difference.
 
-Run: valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+Run (a fixed hash seed: dictionaries' and sets' layouts, and so their costs, depend on it):
+  PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
        .venv/bin/python scripts/bench/count_match_instructions.py --game openspiel:kuhn_poker -n 300
 """
 
