@@ -26,6 +26,7 @@ from .play_kit import choose
 pytestmark = pytest.mark.slow
 
 OVER = "The match is over"
+LOOK_MS = 100
 
 
 class Person:
@@ -105,8 +106,11 @@ def _play_to_the_end(players: list[Person], rng: random.Random) -> int:
         for n, person in enumerate(players):
             page = person.page
             turn = page.locator("form#choices").or_(page.locator("h2", has_text=OVER))
-            try:  # each page waits (long-polls) for its own turn; look at the other too
-                turn.first.wait_for(timeout=500)
+            # Each page waits (long-polls) for its own turn, so look at each in turn. A
+            # page whose reload is pending answers no query until it loads: a look is a
+            # wait with a timeout, and at 500 ms those waits were a third of the test.
+            try:
+                turn.first.wait_for(timeout=LOOK_MS)
             except PlaywrightError:
                 continue
             person.look()
