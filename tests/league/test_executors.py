@@ -239,6 +239,7 @@ def test_the_ray_executor_plays_the_same_league_even_losing_an_actor(
     config = _config(db, executor="ray", workers=2)
     executor = RayExecutor(LeagueRecipe(config), workers=2)
     killed: list[int] = []
+    niceness: list[int] = []
 
     def kill_a_busy_actor(committed: int) -> None:
         if killed or committed < 3:
@@ -246,12 +247,15 @@ def test_the_ray_executor_plays_the_same_league_even_losing_an_actor(
         for worker in executor.workers:
             assert isinstance(worker, RayWorker)
             if worker.in_play and worker.alive:
+                niceness.append(os.getpriority(os.PRIO_PROCESS, worker.pid))
                 os.kill(worker.pid, signal.SIGKILL)
                 killed.append(worker.pid)
                 return
 
     summary = _run(config, executor, on_commit=kill_a_busy_actor)
     assert killed, "an actor should have been killed with matches in play"
+    # The local cluster's referees run at the head's priority, not Ray's nice 15.
+    assert niceness == [os.getpriority(os.PRIO_PROCESS, 0)]
     assert len(summary.workers_lost) == 1
     assert summary.played == 24
     _assert_same(db, local_result)
