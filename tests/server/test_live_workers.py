@@ -215,6 +215,7 @@ def test_arena_serve_on_worker_processes_shows_its_matches_live(tmp_path: Path) 
         server = procs.serve(
             db, "--table-size", "2", "--deadline-ms", "5000", "--executor", "processes",
             "--workers", "1", "--web-port", "0", "--web-watch-delay-s", "0",
+            "--verify-games", "1", "--grace-s", "1",  # what the test reads comes sooner
         )  # fmt: skip
         assert server.popen.stdout is not None
         base = next(  # the line after "arena serving on" (read from the same buffer)
