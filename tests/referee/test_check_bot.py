@@ -28,6 +28,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_bots"
 LAUNCHERS = {"node": ["node", "sample_bots/node/random_bot.js"]}
 """How to start each bot directory of sample_bots/."""
+SEARCH_BUDGET = {"ismcts_bot.py": ["--iterations", "10"]}
+"""Search bots think less here than by default (a game's full budget, up to 700 ms a
+decision, made their check-bot runs 80 s of the suite): these tests ask whether a bot
+answers every kind of decision legally; how well it searches is scripts/bench's."""
 
 
 def sample_bot_commands() -> dict[str, list[str]]:
@@ -36,7 +40,11 @@ def sample_bot_commands() -> dict[str, list[str]]:
         if entry.name.startswith((".", "_")):
             continue
         if entry.suffix == ".py":
-            commands[entry.name] = [sys.executable, str(entry.relative_to(ROOT))]
+            commands[entry.name] = [
+                sys.executable,
+                str(entry.relative_to(ROOT)),
+                *SEARCH_BUDGET.get(entry.name, []),
+            ]
         elif entry.is_dir():
             assert entry.name in LAUNCHERS, f"sample_bots/{entry.name} is not covered: add it"
             commands[entry.name] = LAUNCHERS[entry.name]
