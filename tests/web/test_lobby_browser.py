@@ -27,6 +27,9 @@ pytestmark = pytest.mark.slow
 
 OVER = "The match is over"
 LOOK_MS = 100
+MAX_LOOKS = 20_000
+"""A guard against a match that never ends: at LOOK_MS a look, far beyond pytest's own
+timeout, so that a slow machine (more looks per choice) never trips it."""
 
 
 class Person:
@@ -100,7 +103,7 @@ def _play_to_the_end(players: list[Person], rng: random.Random) -> int:
     the end; the choices made."""
     made = 0
     over = [False] * len(players)
-    for _ in range(2000):
+    for _ in range(MAX_LOOKS):
         if all(over):
             return made
         for n, person in enumerate(players):
@@ -119,7 +122,7 @@ def _play_to_the_end(players: list[Person], rng: random.Random) -> int:
                 continue
             choose(page, rng)
             made += 1
-    raise AssertionError("the match did not end within 2000 looks")
+    raise AssertionError(f"the match did not end within {MAX_LOOKS} looks")
 
 
 def test_two_people_share_a_table_with_a_bot_and_each_sees_only_their_own_seat(
