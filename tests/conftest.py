@@ -4,6 +4,8 @@ from another, e.g. ``from referee.scripted import run_virtual`` in tests/securit
 
 import itertools
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,6 +22,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _FUZZ in Path(str(item.path)).parents:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def ray_temp_dir() -> Iterator[None]:
+    """Ray's sessions (logs, sockets) in a folder of this test session (one per pytest-xdist
+    worker; the ``arena`` processes a test starts inherit it), removed at its end: by
+    default Ray keeps every session in /tmp/ray, and each suite left a few more there.
+    A short path: Ray's Unix sockets live under it (at most 107 bytes)."""
+    folder = tempfile.mkdtemp(prefix="ray-")
+    os.environ["RAY_TMPDIR"] = folder
+    try:
+        yield
+    finally:
+        os.environ.pop("RAY_TMPDIR", None)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
