@@ -111,7 +111,7 @@ def _play_to_the_end(players: list[Person], rng: random.Random) -> int:
             turn = page.locator("form#choices").or_(page.locator("h2", has_text=OVER))
             # Each page waits (long-polls) for its own turn, so look at each in turn. A
             # page whose reload is pending answers no query until it loads: a look is a
-            # wait with a timeout, and at 500 ms those waits were a third of the test.
+            # wait with a timeout, and at 500 ms those waits were a fifth of the test.
             try:
                 turn.first.wait_for(timeout=LOOK_MS)
             except PlaywrightError:
