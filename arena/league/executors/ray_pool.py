@@ -35,10 +35,10 @@ LOCAL_SYSTEM_CONFIG = {"worker_niceness": 0}
 own daemons stay responsive on a node busy with tasks; here the workers are the
 referees and the managed bots they start, which a nice of 15 starves whenever anything
 else runs on the machine: beside two busy processes a league's two actors took 25 s
-to start, against 0.6 s alone, and the league 38 s from then to its 24th match, against
-1 s. They run at the
-head's own priority, as the ``processes`` executor's workers do. A cluster the league
-joins (``ray_address``) keeps its operator's settings."""
+to start, against 0.6 s alone, and its 24 matches were done 38 s after the actors were
+asked for, against 1 s. They run at the head's own priority, as the ``processes``
+executor's workers do. A cluster the league joins (``ray_address``) keeps its
+operator's settings."""
 
 
 def import_ray() -> Any:
