@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from arena.games import AnyGame, InvalidOptionsError
+from arena.policies.registry import refused_at_table
 from arena.referee import MatchOutcome, MatchSpec, RemoteSeat, Seat, builtin_seat, run_match
 from arena.referee.channels import ChannelPool
 from arena.referee.hello import hello, unsupported
@@ -82,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
         config = game.make_config(len(entrants), preset, deals=args.deals)
     except (EntrantError, GameOptionError, InvalidOptionsError) as error:
         return _fail(str(error))
+    if why := refused_at_table(game, [e.builtin for e in entrants if e.builtin], config):
+        return _fail(why)
     if args.deadline_ms <= 0:
         return _fail(f"--deadline-ms {args.deadline_ms} must be positive")
     for option, value in (

@@ -18,6 +18,7 @@ from typing import Any, Final
 from arena.games import InvalidOptionsError
 from arena.league.config import DEFAULT_DB
 from arena.names import BadNameError, check_name
+from arena.policies.registry import refused_at_table
 from arena.referee.human import DEFAULT_THINK_S
 
 from .entrants import EntrantError, add_bot_ca_option, bot_roots, parse_entrants
@@ -96,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         config = game.make_config(players, preset)
     except (EntrantError, GameOptionError, InvalidOptionsError) as error:
         return _fail(str(error))
+    if why := refused_at_table(game, [e.builtin for e in entrants if e.builtin], config):
+        return _fail(why)
     if game.board is None:
         return _fail(f"{game.title} has no board to play on in the browser")
     if not 0 <= args.seat < players:

@@ -9,7 +9,7 @@ from typing import Any
 
 from arena.games import InvalidOptionsError
 from arena.policies import Policy
-from arena.policies.registry import missing_builtin
+from arena.policies.registry import missing_builtin, refused_at_table
 
 from .game_option import GameOptionError, add_game_option, chosen_game, chosen_preset
 
@@ -55,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
             f"arena selfplay: --policy {unknown[0]}: {missing_builtin(game, unknown[0])}",
             file=sys.stderr,
         )
+        return 2
+    if why := refused_at_table(game, names, config):
+        print(f"arena selfplay: {why}", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
     policies: list[Policy] = [game.policies[n](rng.getrandbits(32)) for n in names]

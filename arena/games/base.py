@@ -275,6 +275,12 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
     """Built-ins other games of the family offer that this one cannot, by name, with
     why (an OpenSpiel game whose hidden state cannot be drawn has no ``ismcts``): a
     request for one is refused with the reason (``policies.registry.missing_builtin``)."""
+
+    def policy_refusal(self, policy: str, config: ConfigT) -> str | None:
+        """Why the built-in ``policy`` cannot sit at the table ``config``, or None: for a
+        built-in the game offers at some tables only (OpenSpiel's CFR solves small ones)."""
+        return None
+
     has_deals: bool = False
     """Whether a match is several deals (``--deals``) and can replay one deal at other
     tables (duplicate)."""

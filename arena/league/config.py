@@ -37,7 +37,7 @@ from arena.games import get as get_game
 from arena.league.rating import MAX_DRAW_PROBABILITY, MAX_TAU
 from arena.league.schedule import RATED_SCHEDULES
 from arena.names import check_name
-from arena.policies.registry import missing_builtin
+from arena.policies.registry import missing_builtin, refused_at_table
 from arena.referee.channels import EndpointError, RootsError, parse_bot_endpoint, read_roots
 
 SCHEDULES: Final = ("informative", "balanced", "random", "rating")
@@ -362,7 +362,7 @@ def validate(config: LeagueConfig) -> None:
     if config.duplicate and not game.has_deals:
         raise LeagueConfigError(f"{game.title} has no deals to replay: drop duplicate")
     try:
-        config.game_config()
+        table = config.game_config()
     except InvalidOptionsError as error:
         raise LeagueConfigError(str(error)) from None
     if config.name:
@@ -383,6 +383,8 @@ def validate(config: LeagueConfig) -> None:
                 raise LeagueConfigError(f"bot {bot.name!r}: {error}") from None
         if bot.builtin is not None and bot.builtin not in game.policies:
             raise LeagueConfigError(f"bot {bot.name!r}: {missing_builtin(game, bot.builtin)}")
+        if bot.builtin is not None and (why := refused_at_table(game, [bot.builtin], table)):
+            raise LeagueConfigError(f"bot {bot.name!r}: {why}")
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise LeagueConfigError(f"duplicate bot name(s) {', '.join(duplicates)}; names must differ")

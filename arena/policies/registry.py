@@ -3,6 +3,9 @@ game lists its own (``Game.policies``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from arena.games import AnyGame, PolicyFactory
 
 
@@ -15,6 +18,16 @@ def builtin_factory(game: AnyGame, name: str) -> PolicyFactory:
     """A constructor ``seed -> Policy`` of a built-in policy of ``game`` (KeyError if it
     has none of that name)."""
     return game.policies[name]
+
+
+def refused_at_table(game: AnyGame, names: Iterable[str], config: Any) -> str | None:
+    """Why one of the built-ins ``names`` cannot sit at the table ``config`` of ``game``
+    (``Game.policy_refusal``), or None."""
+    for name in names:
+        why = game.policy_refusal(name, config)
+        if why is not None:
+            return f"{game.name} offers no built-in {name!r} at this table: {why}"
+    return None
 
 
 def missing_builtin(game: AnyGame, name: str) -> str:

@@ -150,10 +150,14 @@ MATCHES = 40
 which the bench found as strong as 200 against random)."""
 
 
-def returns_against_random(spec: str, search: Any, seeds: range) -> list[float]:
-    """The returns of ``search(seed)`` against ``random`` at a table of ``spec``, one
-    match a seed, the search in seat ``seed % 2``."""
+def returns_against_random(
+    spec: str, search: Any, seeds: range, players: int | None = None
+) -> list[float]:
+    """The returns of ``search(seed)`` against ``random`` at a table of ``spec`` (of
+    ``players``, else ``table``'s), one match a seed, the search in seat ``seed % 2``."""
     game, config = table(spec)
+    if players is not None:
+        config = game.make_config(players)
     returns = []
     for seed in seeds:
         seats = [search(seed), RandomPolicy(seed)]

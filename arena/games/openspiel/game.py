@@ -26,6 +26,7 @@ from arena.games.base import (
 from arena.policies.ismcts import SearchFactory
 from arena.policies.random_policy import RandomPolicy
 
+from . import cfr
 from .board import BOARD
 from .config import PLAYERS_PARAMETER, OpenSpielConfig, table_string
 from .family import pyspiel_module
@@ -54,14 +55,19 @@ MCTS_REFUSAL: Final = (
 )
 
 
-def _policies(name: str, searchable: bool, perfect: bool) -> dict[str, PolicyFactory]:
+def _policies(
+    name: str, searchable: bool, perfect: bool, solvable: bool
+) -> dict[str, PolicyFactory]:
     """``random`` always; ``ismcts`` where a seat's observation carries a witness;
-    ``openspiel_mcts`` in games of perfect information."""
+    ``openspiel_mcts`` in games of perfect information; ``openspiel_cfr`` in the small
+    poker games CFR+ solves."""
     policies: dict[str, PolicyFactory] = {"random": RandomPolicy}
     if searchable:
         policies[SEARCH] = SearchFactory(name)
     if perfect:
         policies[MCTS] = MctsFactory(name)
+    if solvable:
+        policies[cfr.NAME] = cfr.CfrFactory(name)
     return policies
 
 
@@ -97,8 +103,11 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
         self._perfect = (
             game_type.information == self._pyspiel.GameType.Information.PERFECT_INFORMATION
         )
-        self.policies = _policies(self.name, self._search_refusal is None, self._perfect)
+        solvable = cfr.solvable_game(spec)
+        self.policies = _policies(self.name, self._search_refusal is None, self._perfect, solvable)
         unavailable = {} if self._perfect else {MCTS: MCTS_REFUSAL}
+        if not solvable:
+            unavailable[cfr.NAME] = cfr.REFUSAL
         if self._search_refusal is not None:
             unavailable[SEARCH] = self._search_refusal
         self.unavailable_policies = unavailable
@@ -168,6 +177,12 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
     def preset_of(self, config: OpenSpielConfig) -> str:
         """The one preset."""
         return PRESET
+
+    def policy_refusal(self, policy: str, config: OpenSpielConfig) -> str | None:
+        """``openspiel_cfr`` solves only the tables ``cfr.SOLVABLE`` lists."""
+        if policy == cfr.NAME and cfr.NAME in self.policies:
+            return cfr.table_refusal(config.game_string)
+        return None
 
     # -- playing -------------------------------------------------------------------
 
