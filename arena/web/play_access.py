@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from arena.games import AnyGame, InvalidOptionsError, all_games, get
+from arena.policies.registry import refused_at_table
 
 from .handling import Refused, whole_number
 from .play_openspiel import CHOICE, named_game, openspiel_offered, players_field
@@ -148,6 +149,8 @@ def table_options(
         if policy not in game.policies and policy not in also:
             known = ", ".join(sorted(game.policies))
             raise InvalidOptionsError(f"no built-in bot {policy!r}; choose one of {known}")
+        if why := refused_at_table(game, [policy], config):
+            raise InvalidOptionsError(why)
     except (InvalidOptionsError, LookupError) as error:
         raise Refused(400, str(error)) from None
     return game, config, policy

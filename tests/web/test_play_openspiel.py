@@ -54,6 +54,15 @@ def test_bad_openspiel_names_are_refused_in_plain_words(web: TestClient) -> None
     assert "x" * 201 not in web.post("/play", data={**FORM, "openspiel-game": "x" * 201}).text
 
 
+def test_a_table_the_cfr_bot_cannot_solve_is_refused_in_plain_words(web: TestClient) -> None:
+    cfr = {**FORM, "bots-openspiel": "openspiel_cfr", "name": "ann"}
+    refused = web.post("/play", data={**cfr, "players-openspiel": "5"})
+    assert refused.status_code == 400
+    assert "kuhn_poker at 2/3/4 players" in refused.text
+    assert "(this table has 5)" in refused.text
+    assert web.post("/play", data={**cfr, "players-openspiel": "2"}).status_code == 303
+
+
 def test_a_room_without_the_family_does_not_offer_it(tmp_path: Path) -> None:
     with client(tmp_path / "arena.db", games=("abluxxen",)) as web:
         assert '<option value="openspiel">' not in web.get("/play").text
