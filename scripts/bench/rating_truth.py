@@ -156,6 +156,17 @@ def bot_name(bot: Bot) -> str:
     return f"{kind}{value:g}" if kind in ("ismcts", "tree") else f"eps{value:.2f}"
 
 
+def bot_strength(bot: Bot) -> float | None:
+    """Where a bot of known strength stands, higher stronger: -eps for eps-greedy, theta
+    for Plackett-Luce bots; None for the search bots, whose order is not known."""
+    kind, value = bot
+    if kind == "eps":
+        return -value
+    if kind == "pl":
+        return value
+    return None
+
+
 def make_bot(bot: Bot, seed: int) -> EpsGreedy | Searcher | PlackettLuce:
     kind, value = bot
     if kind in ("ismcts", "tree"):
@@ -205,7 +216,9 @@ class LeagueResult:
     stops: dict[float, list[float]] = field(default_factory=dict)  # P -> [games, wrong]
     covered: dict[int, list[int]] = field(default_factory=dict)  # checkpoint -> [hits, n]
     held: dict[int, float] = field(default_factory=dict)  # checkpoint -> intervals' mass
-    p_bins: dict[int, list[list[float]]] = field(default_factory=dict)  # checkpoint -> [p, right]
+    # checkpoint -> [p, right] and, where the field's strengths are known, the pair's
+    # (the mean of its two bots' ``bot_strength``)
+    p_bins: dict[int, list[list[float]]] = field(default_factory=dict)
     taus: dict[int, float] = field(default_factory=dict)  # games per bot -> Kendall tau
     joint_taus: dict[int, float] = field(default_factory=dict)  # ... of the joint order
     seat_points: list[list[float]] = field(default_factory=list)
@@ -266,10 +279,9 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
     config = game.make_config(s.table_size, "")
     names = [bot_name(b) for b in s.field]
     truth = {name: i for i, name in enumerate(names)}
-    bots = {
-        n: make_bot(b, derived_seed(seed, "bot", n))
-        for n, b in zip(names, league_field(s.field_name, seed), strict=True)
-    }
+    played = dict(zip(names, league_field(s.field_name, seed), strict=True))
+    bots = {n: make_bot(b, derived_seed(seed, "bot", n)) for n, b in played.items()}
+    strength = {n: bot_strength(b) for n, b in played.items()}
     model = RatingModel(
         tau=s.tau,
         draw_probability=game.rating_defaults("", s.table_size).draw_probability,
@@ -348,7 +360,10 @@ def run_league(args: tuple[Settings, int]) -> LeagueResult:
             for a, b in itertools.pairwise(order):
                 p = joint.p_better(a, b)
                 upper, lower = (a, b) if p >= 0.5 else (b, a)
-                result.p_bins[games].append([max(p, 1 - p), float(truth[upper] < truth[lower])])
+                row = [max(p, 1 - p), float(truth[upper] < truth[lower])]
+                if (mine := strength[a]) is not None and (theirs := strength[b]) is not None:
+                    row.append((mine + theirs) / 2)
+                result.p_bins[games].append(row)
     settled_from = len(taus)
     while settled_from > 0 and taus[settled_from - 1] >= SETTLED_TAU:
         settled_from -= 1
@@ -372,7 +387,7 @@ def calibration_by_bin(results: list[LeagueResult]) -> list[list[float]]:
     rows: list[list[float]] = []
     for low, high in P_BINS:
         per_league = [
-            [(p, right) for bins in r.p_bins.values() for p, right in bins if low <= p < high]
+            [(p, right) for bins in r.p_bins.values() for p, right, *_ in bins if low <= p < high]
             for r in results
         ]
         inside = [pair for pairs in per_league for pair in pairs]
@@ -397,6 +412,36 @@ def calibration_by_bin(results: list[LeagueResult]) -> list[list[float]]:
             ]
         )
     return rows
+
+
+def by_strength(results: list[LeagueResult]) -> list[tuple[str, list[LeagueResult]]]:
+    """The leagues' neighbour pairs in four groups of equal size by the pair's strength
+    (the mean of its two bots', ``bot_strength``), strongest first: where in a field a
+    bin's claims hold or miss. Each group keeps its leagues apart, for the bootstrap."""
+    values = sorted(
+        row[2] for r in results for rows in r.p_bins.values() for row in rows if len(row) > 2
+    )
+    if not values:
+        return []
+    cuts = [values[len(values) * k // 4] for k in (1, 2, 3)]
+
+    def quarter(value: float) -> int:
+        return 3 - sum(value >= cut for cut in cuts)  # 0: the strongest
+
+    groups = []
+    for q in range(4):
+        kept = [
+            LeagueResult(
+                math.inf,
+                p_bins={
+                    point: [row for row in rows if len(row) > 2 and quarter(row[2]) == q]
+                    for point, rows in r.p_bins.items()
+                },
+            )
+            for r in results
+        ]
+        groups.append((f"pairs' strength, quarter {q + 1} of 4 (strongest first)", kept))
+    return groups
 
 
 def bin_text(row: list[float]) -> str:
@@ -464,7 +509,7 @@ def report(settings: Settings, results: list[LeagueResult], wall: float) -> dict
         cells = []
         calibration[point] = []
         for low, high in P_BINS:
-            inside = [(p, right) for p, right in pairs if low <= p < high]
+            inside = [(p, right) for p, right, *_ in pairs if low <= p < high]
             if inside:
                 mean_p = statistics.fmean(p for p, _ in inside)
                 right = statistics.fmean(r for _, r in inside)
@@ -601,6 +646,12 @@ def main() -> None:
         help="play nothing: pool the p bins of earlier runs' --dump files (leagues "
         "resampled for each bin's interval, as a run's own)",
     )
+    parser.add_argument(
+        "--by-strength",
+        action="store_true",
+        help="with --pool: the p bins also by the pairs' strength, in four quarters of the "
+        "field (dumps from before the pairs' strength was kept have none)",
+    )
     args = parser.parse_args()
     if args.pool:
         pooled = [
@@ -611,7 +662,17 @@ def main() -> None:
         rows = calibration_by_bin(pooled)
         for row in rows:
             print(bin_text(row))
-        print(json.dumps({"leagues": len(pooled), "p_above_next_calibration": rows}))
+        quarters = {}
+        if args.by_strength:
+            for title, group in by_strength(pooled):
+                quarters[title] = calibration_by_bin(group)
+                print(title + ": " + "  ".join(bin_text(row) for row in quarters[title]))
+        print(
+            json.dumps(
+                {"leagues": len(pooled), "p_above_next_calibration": rows}
+                | ({"by_strength": quarters} if args.by_strength else {})
+            )
+        )
         return
     settings = Settings(
         schedule="random" if args.trueskill_defaults else args.schedule,
