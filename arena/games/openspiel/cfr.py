@@ -5,7 +5,7 @@ looking up the seat's information state.
 Why only small poker: CFR walks the whole game tree on every iteration and keeps a
 policy for every information state, so it is for games whose tree fits in a second or
 two of solving. The tables it solves are listed in ``SOLVABLE`` with what one solve
-costs (measured: docs/built-in-bots.md). What the policy reads is the seat's own
+costs (measured: docs/BENCHMARKS.md). What the policy reads is the seat's own
 information-state string, the key of the solved table: nothing a seat may not know.
 
 A solve is deterministic (``ITERATIONS`` iterations, no randomness), so every process
