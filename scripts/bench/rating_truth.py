@@ -88,18 +88,26 @@ both its model of the other seats (greedy) is wrong, and greedy finishes ahead o
 (docs/RATINGS.md). ``tree`` is the search with no model of the others (every seat in its
 tree) at tables of its own: below 200 iterations its budgets do not keep their order.
 All three are kept to show that, not as fields of known order."""
-DRAWN = ("drawn", "pl-drawn", "pl-uniform")
+DRAWN = ("drawn", "pl-drawn", "pl-uniform", "pl-concave")
 """Fields drawn afresh for each league from its seed, best first: ``drawn``, eight eps
 bots with eps uniform in [0, 1]; ``pl-drawn``, eight Plackett-Luce bots with theta from
 N(0, PL_SPREAD^2); ``pl-uniform``, eight with theta uniform in [-PL_HALF_WIDTH,
 PL_HALF_WIDTH], the shape of the game's ``drawn`` field (eps-greedy's log-strength falls
 about linearly with eps, from +1.8 at 0 to -2.1 at 1, so uniform eps gives uniform
-strengths), with the model exact but its normal prior not. A posterior probability is
+strengths), with the model exact but its normal prior not; ``pl-concave``, eight with
+theta = -(CONCAVE_SLOPE eps + CONCAVE_BEND eps^2), eps uniform in [0, 1]: the curve the
+joint model fits to eps-greedy bots (steeper among the weak than among the strong), so
+the game's field with places that follow the model. A posterior probability is
 a claim about bots like the ones the model has seen, not about one fixed field: on
 fields drawn at random its bins should hold
 (docs/RATINGS.md, "What a probability means here")."""
 PL_SPREAD = 0.5
 PL_HALF_WIDTH = 2.0
+CONCAVE_SLOPE = 2.7
+CONCAVE_BEND = 0.9
+"""``pl-concave``'s curve: log-strength falls 2.7 per unit of eps near eps 0 and 4.5 near
+1, as the joint model's fits to the ``drawn`` field's leagues at 400 games per bot do
+(2.6 and 4.4; docs/RATINGS.md)."""
 FIELDS["pl-even"] = tuple(("pl", 0.35 - 0.1 * i) for i in range(8))
 """Plackett-Luce bots 0.1 apart in log-strength (the one ahead finishes ahead 52.5% of
 the time at a table of two): a close field of fixed order where the model is exact."""
@@ -183,6 +191,9 @@ def league_field(name: str, seed: int) -> tuple[Bot, ...]:
     while name in DRAWN:
         if name == "drawn":
             bots = tuple(("eps", e) for e in sorted(round(rng.random(), 3) for _ in range(8)))
+        elif name == "pl-concave":
+            eps = sorted(round(rng.random(), 3) for _ in range(8))
+            bots = tuple(("pl", -(CONCAVE_SLOPE * e + CONCAVE_BEND * e * e)) for e in eps)
         else:
             thetas = [
                 rng.gauss(0, PL_SPREAD)
@@ -627,7 +638,7 @@ def main() -> None:
         "100, 50 and 25 iterations; close: eps .30 to .65, 5 points apart; drawn: eps "
         "drawn for each league; pl-even, pl-drawn: no game, places drawn from the joint "
         "model itself (bots 0.1 apart, or drawn for each league: normal, or pl-uniform: "
-        "uniform as the game's drawn field)",
+        "uniform, or pl-concave: on the curve the model fits to the game's drawn field)",
     )
     parser.add_argument(
         "--covariance",
