@@ -30,6 +30,9 @@ run() {  # run LABEL N: one fresh clone, its suite, its line in the log
   started=$(date +%s)
   (cd "$clone" && ${SUITE:-./scripts/test} > "$folder/$1-$2.log" 2>&1)
   status=$?
+  # The B runs stop at "done": mark it as soon as the last A suite ends, not after its
+  # clone is removed, or a B run ending meanwhile starts one more.
+  if [ "$1" = a ] && [ "$2" -eq "$runs" ]; then touch "$folder/done"; fi
   say "$1 run $2 rc=$status $(( $(date +%s) - started ))s $(date -u +%T)" \
     "load=$(cut -d' ' -f1-3 /proc/loadavg) $(summary "$folder/$1-$2.log")"
   rm -rf "$clone"
