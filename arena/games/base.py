@@ -276,11 +276,6 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
     why (an OpenSpiel game whose hidden state cannot be drawn has no ``ismcts``): a
     request for one is refused with the reason (``policies.registry.missing_builtin``)."""
 
-    def policy_refusal(self, policy: str, config: ConfigT) -> str | None:
-        """Why the built-in ``policy`` cannot sit at the table ``config``, or None: for a
-        built-in the game offers at some tables only (OpenSpiel's CFR solves small ones)."""
-        return None
-
     has_deals: bool = False
     """Whether a match is several deals (``--deals``) and can replay one deal at other
     tables (duplicate)."""
@@ -290,6 +285,11 @@ class Game(ABC, Generic[ConfigT, StateT, ObsT, ActionT]):
     board: Board[StateT, ObsT, ActionT] | None = None
     """The game's board for the web (replays and the human seat); None: the web app
     shows its matches as text only."""
+
+    def policy_refusal(self, policy: str, config: ConfigT) -> str | None:
+        """Why the built-in ``policy`` cannot sit at the table ``config``, or None: for a
+        built-in the game offers at some tables only (OpenSpiel's CFR solves small ones)."""
+        return None
 
     # Configuration.
     @abstractmethod

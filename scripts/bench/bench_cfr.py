@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from arena.games.openspiel import cfr  # noqa: E402
+from arena.games.openspiel.config import table_string  # noqa: E402
 from arena.games.openspiel.family import pyspiel_module  # noqa: E402
 
 
@@ -59,11 +60,10 @@ def measure(table: str) -> dict[str, object]:
 def main() -> None:
     pyspiel = pyspiel_module()
     tables = [
-        str(pyspiel.game_parameters_to_string({**pyspiel.game_parameters_from_string(name),
-                                                "players": players}))
+        table_string(pyspiel, name, players, takes_players=True)
         for name, sizes in cfr.SOLVABLE.items()
         for players in sizes
-    ]  # fmt: skip
+    ]
     rows = []
     for table in tables:
         row = measure(table)

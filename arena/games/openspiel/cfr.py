@@ -42,19 +42,21 @@ _solved: dict[str, Any] = {}
 process solves each table once)."""
 
 
+def _short_name(spec: str) -> str:
+    """The game's name in a game string (``leduc_poker`` of ``leduc_poker(players=2)``)."""
+    return spec.partition("(")[0]
+
+
 def solvable_game(spec: str) -> bool:
     """Whether ``spec`` (a game string) names a game ``SOLVABLE`` lists."""
-    return spec.partition("(")[0] in SOLVABLE
+    return _short_name(spec) in SOLVABLE
 
 
-def table_refusal(table: str) -> str | None:
-    """Why the table ``table`` (a game string with its players) is not solved, or None."""
-    pyspiel = pyspiel_module()
-    name = table.partition("(")[0]
-    sizes = SOLVABLE.get(name)
+def table_refusal(table: str, players: int) -> str | None:
+    """Why the table ``table`` (a game string) of ``players`` seats is not solved, or None."""
+    sizes = SOLVABLE.get(_short_name(table))
     if sizes is None:
         return REFUSAL
-    players = pyspiel.load_game(table).num_players()
     if players not in sizes:
         return f"{REFUSAL} (this table has {players})"
     return None
@@ -65,10 +67,12 @@ def solved(table: str) -> Any:
     the first call in this process; ValueError for a table ``SOLVABLE`` does not list."""
     policy = _solved.get(table)
     if policy is None:
-        refusal = table_refusal(table)
+        pyspiel = pyspiel_module()
+        game = pyspiel.load_game(table)
+        refusal = table_refusal(table, game.num_players())
         if refusal is not None:
             raise ValueError(refusal)
-        solver = pyspiel_module().CFRPlusSolver(pyspiel_module().load_game(table))
+        solver = pyspiel.CFRPlusSolver(game)
         for _ in range(ITERATIONS):
             solver.evaluate_and_update_policy()
         policy = _solved[table] = solver.tabular_average_policy()

@@ -180,8 +180,8 @@ class OpenSpielGame(Game[OpenSpielConfig, MatchState, Observation, int]):
 
     def policy_refusal(self, policy: str, config: OpenSpielConfig) -> str | None:
         """``openspiel_cfr`` solves only the tables ``cfr.SOLVABLE`` lists."""
-        if policy == cfr.NAME and cfr.NAME in self.policies:
-            return cfr.table_refusal(config.game_string)
+        if policy == cfr.NAME:
+            return cfr.table_refusal(config.game_string, config.players)
         return None
 
     # -- playing -------------------------------------------------------------------
